@@ -202,6 +202,8 @@ describe('balance and payouts in the dashboard', () => {
     await expect.poll(() => summary.textContent(), { timeout: 30_000 }).toContain('Statuspaid');
     const text = await summary.textContent();
     expect(text).toContain(`MTN MoMo ${PAYEE}`);
+    // How Caisse reached the provider: the connector and its account (test mode's sandbox account).
+    expect(text).toContain('Connector and accountmtn_momo pac_sandbox_mtn_momo');
     expect(text).toContain('Week 47');
     expect(text).not.toContain('Failure reason');
     expect(text).toMatch(/Completed[A-Z][a-z]{2} \d{1,2}, \d{4}/);
