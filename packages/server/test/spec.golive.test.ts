@@ -22,14 +22,84 @@ afterAll(async () => {
 type AddInput = Parameters<typeof runAdminCommand<'providerAccounts.add'>>[2];
 const add = (body: AddInput) => runAdminCommand(ctx.services, 'providerAccounts.add', body);
 
+/** A test account's CinetPay: a sandbox on this machine (test mode never calls CinetPay's own API). */
+const CINETPAY_SANDBOX = { baseUrl: 'http://127.0.0.1:9/cinetpay', transferBaseUrl: 'http://127.0.0.1:9/cinetpay' };
+
 describe('provider accounts', () => {
+  it("a test-mode account never points at a provider's production API, given or by default: 400 naming the setting", async () => {
+    const refused = async (input: AddInput, setting: string) => {
+      const err = (await add(input).catch((e: unknown) => e)) as { code?: string; message?: string };
+      expect(err, JSON.stringify(err)).toMatchObject({ code: 'provider_settings_invalid', message: expect.stringContaining(`Setting ${setting} is `) });
+      expect(err.message).toContain('production API');
+    };
+    const wave = { apiKey: 'wave_sn_prod_probe-key-Rt83', webhookSecret: 'wave-probe-webhook-secret-Lp20' };
+    // Wave has no sandbox of its own: its default base URL is its production API.
+    await refused({ connector: 'wave', mode: 'test', countries: ['SN'], settings: {}, credentials: wave }, 'baseUrl');
+    await refused({ connector: 'wave', mode: 'test', countries: ['SN'], settings: { baseUrl: 'https://API.wave.com/' }, credentials: wave }, 'baseUrl');
+    await refused(
+      { connector: 'pawapay', mode: 'test', countries: ['CM'], settings: {}, credentials: { apiToken: 'eyJhbGciOiJFUzI1NiJ9.probe.Token-Wq61' } },
+      'baseUrl',
+    );
+    await refused(
+      {
+        connector: 'cinetpay',
+        mode: 'test',
+        countries: ['CI'],
+        settings: { siteId: '5870012', callbackUrl: 'https://pay.example.com/callbacks/cinetpay' },
+        credentials: { apiKey: 'cinetpay-probe-apikey-Nc52', secretKey: 'cinetpay-probe-secret-Ud17' },
+      },
+      'baseUrl',
+    );
+    const mtn = {
+      collectionUserId: '3f1d2c4b-5a69-4788-9aab-0c1d2e3f4a5b',
+      collectionApiKey: 'mtn-probe-api-key-Zs40',
+      collectionSubscriptionKey: 'mtn-probe-collection-key-Gh93',
+    };
+    await refused(
+      {
+        connector: 'mtn_momo',
+        mode: 'test',
+        countries: ['CM'],
+        settings: { baseUrl: 'https://proxy.momoapi.mtn.com', targetEnvironment: 'mtncameroon' },
+        credentials: mtn,
+      },
+      'baseUrl',
+    );
+    const orange = { clientId: 'orange-probe-client-Mb36', clientSecret: 'orange-probe-secret-Xe58', merchantKey: 'orange-probe-merchant-Jr72' };
+    const orangeAt = (environment: string) => ({
+      connector: 'orange_money',
+      mode: 'test' as const,
+      countries: ['CM'],
+      settings: { baseUrl: 'https://api.orange.com', environment, callbackUrl: 'https://pay.example.com/callbacks/orange_money' },
+      credentials: orange,
+    });
+    await refused(orangeAt('cm'), 'baseUrl');
+    // Orange's own sandbox, its `dev` environment, is on the same host: a test account may use it.
+    expect(await add(orangeAt('dev'))).toMatchObject({ mode: 'test', settings: { environment: 'dev' } });
+    // Their sandboxes (the provider's, or Caisse's on this machine) are test mode's.
+    expect(
+      await add({
+        connector: 'pawapay',
+        mode: 'test',
+        countries: ['CM'],
+        settings: { baseUrl: 'https://api.sandbox.pawapay.io' },
+        credentials: { apiToken: 'eyJhbGciOiJFUzI1NiJ9.probe.Token-Wq61' },
+      }),
+    ).toMatchObject({ mode: 'test' });
+    expect(
+      await add({ connector: 'wave', mode: 'test', countries: ['SN'], settings: { baseUrl: 'http://127.0.0.1:9/wave' }, credentials: wave }),
+    ).toMatchObject({ mode: 'test' });
+    // Live mode is where those hosts belong.
+    expect(await add({ connector: 'wave', mode: 'live', countries: ['SN'], settings: {}, credentials: wave })).toMatchObject({ mode: 'live' });
+  });
+
   it("CinetPay's site_id may come with its credentials, as its back office hands them out: kept as a setting, never sealed", async () => {
     const credentials = { apiKey: 'cinetpay-probe-apikey-Hq47Zt', siteId: '5870012', secretKey: 'cinetpay-probe-secret-Lw28Vn' };
     const account = (await add({
       connector: 'cinetpay',
       mode: 'test',
       countries: ['CI'],
-      settings: { callbackUrl: 'https://pay.example.com/callbacks/cinetpay' },
+      settings: { ...CINETPAY_SANDBOX, callbackUrl: 'https://pay.example.com/callbacks/cinetpay' },
       credentials,
     })) as { settings: Record<string, unknown>; credentials: Record<string, string>; capabilities: string[] };
     expect(account.settings).toMatchObject({ siteId: '5870012' });
@@ -39,7 +109,7 @@ describe('provider accounts', () => {
       connector: 'cinetpay',
       mode: 'test',
       countries: ['SN'],
-      settings: { callbackUrl: 'https://pay.example.com/callbacks/cinetpay' },
+      settings: { ...CINETPAY_SANDBOX, callbackUrl: 'https://pay.example.com/callbacks/cinetpay' },
       credentials: { ...credentials, siteId: 5870012 },
     })) as { settings: Record<string, unknown> };
     expect(numeric.settings).toMatchObject({ siteId: '5870012' });
@@ -49,7 +119,7 @@ describe('provider accounts', () => {
         connector: 'cinetpay',
         mode: 'test',
         countries: ['CI'],
-        settings: { siteId: '111', callbackUrl: 'https://pay.example.com/callbacks/cinetpay' },
+        settings: { ...CINETPAY_SANDBOX, siteId: '111', callbackUrl: 'https://pay.example.com/callbacks/cinetpay' },
         credentials,
       }),
     ).rejects.toMatchObject({ code: 'provider_settings_invalid', message: expect.stringContaining('siteId is given twice') });
