@@ -126,7 +126,7 @@ describe('balance and payouts in the dashboard', () => {
     const [all] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download CSV' }).click()]);
     expect(all.suggestedFilename()).toBe('caisse-balance-test-start-now.csv');
     const csv = await downloadedText(all);
-    expect(csv.startsWith('id,created_at,type,source,description,currency,amount,balance_after,status,available_on\r\n')).toBe(true);
+    expect(csv.startsWith('id,created_at,type,source,description,currency,amount,balance_after,status,available_on,connector,provider_account\r\n')).toBe(true);
     expect(
       csv
         .trimEnd()

@@ -2,6 +2,7 @@
  * Provider accounts, going live, routes and methods as operators and merchants drive them: the
  * letter of docs/spec/provider-accounts.md and docs/spec/routes.md where nothing else checks it.
  */
+import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runAdminCommand } from '../src/admin.ts';
 import { type Sandbox, startSandbox } from '../src/modules/connectors/index.ts';
@@ -241,5 +242,14 @@ describe('a live rehearsal on one machine', () => {
     await later();
     const sent = (await call(all.app, 'GET', `/payouts/${(payout.json() as { id: string }).id}`, live)).json();
     expect(sent).toMatchObject({ status: 'PAID' });
+
+    // The statement's export says how Caisse reached the provider for the payment, its refund and the payout.
+    const csv = await call(all.app, 'GET', '/balance/transactions.csv', live);
+    expect(csv.statusCode, csv.body).toBe(200);
+    const rows = parse(csv.body, { columns: true }) as Record<string, string>[];
+    const how = (type: string) => rows.filter((r) => r.type === type).map((r) => [r.source, r.connector, r.provider_account]);
+    expect(how('charge')).toEqual([[intent.id, 'mtn_momo', account.id]]);
+    expect(how('refund')).toEqual([[(refund.json() as { id: string }).id, 'mtn_momo', account.id]]);
+    expect(how('payout')).toEqual([[(payout.json() as { id: string }).id, 'mtn_momo', account.id]]);
   });
 });

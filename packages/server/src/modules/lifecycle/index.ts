@@ -17,6 +17,6 @@ export {
   SUBMIT_MARGIN_MS,
 } from './lifecycle.ts';
 export { createRequestRouter, type RequestRouter } from './lifecycle.router.ts';
-export { type ProviderRequest, type RequestKind, type RequestStatus, type RequestStore, requestStore } from './lifecycle.repository.ts';
+export { type ProviderRequest, type RequestKind, type RequestStatus, type RequestStore, requestAccountsOf, requestStore } from './lifecycle.repository.ts';
 export { startLifecyclePoller } from './lifecycle.poller.ts';
 export { CALLBACKS_PER_ADDRESS_PER_MINUTE, CALLBACKS_PER_REFERENCE_PER_MINUTE, default as lifecycleRoutes } from './lifecycle.routes.ts';
