@@ -187,21 +187,23 @@ describe('a live rehearsal on one machine', () => {
     await all.services.callbacks.drain();
   }
 
-  it('a live MTN account on the production sandbox: added, checked, a live payment, its refund and a payout go through it', async () => {
-    const account = await runAdminCommand(all.services, 'providerAccounts.add', {
-      connector: 'mtn_momo',
-      mode: 'live',
-      countries: ['CM'],
-      settings: { baseUrl: prod.urls.mtn_momo as string, targetEnvironment: 'mtncameroon', callbackUrl: `${all.deps.config.sandbox.callbacksUrl}/mtn_momo` },
-      credentials: {
-        collectionUserId: '3f1d2c4b-5a69-4788-9aab-0c1d2e3f4a5b',
-        collectionApiKey: 'live-api-key-rehearsal-Qm41',
-        collectionSubscriptionKey: 'live-collection-key-rehearsal-Ht27',
-        disbursementUserId: '3f1d2c4b-5a69-4788-9aab-0c1d2e3f4a5c',
-        disbursementApiKey: 'live-api-key-rehearsal-Vb85',
-        disbursementSubscriptionKey: 'live-disbursement-key-rehearsal-Kc19',
-      },
-    });
+  it('a live MTN account on the production sandbox: added, checked, a live payment and its refund go through it, a payout through its replacement', async () => {
+    const addMtn = () =>
+      runAdminCommand(all.services, 'providerAccounts.add', {
+        connector: 'mtn_momo',
+        mode: 'live',
+        countries: ['CM'],
+        settings: { baseUrl: prod.urls.mtn_momo as string, targetEnvironment: 'mtncameroon', callbackUrl: `${all.deps.config.sandbox.callbacksUrl}/mtn_momo` },
+        credentials: {
+          collectionUserId: '3f1d2c4b-5a69-4788-9aab-0c1d2e3f4a5b',
+          collectionApiKey: 'live-api-key-rehearsal-Qm41',
+          collectionSubscriptionKey: 'live-collection-key-rehearsal-Ht27',
+          disbursementUserId: '3f1d2c4b-5a69-4788-9aab-0c1d2e3f4a5c',
+          disbursementApiKey: 'live-api-key-rehearsal-Vb85',
+          disbursementSubscriptionKey: 'live-disbursement-key-rehearsal-Kc19',
+        },
+      });
+    const account = await addMtn();
     expect(account.capabilities).toEqual(['collect', 'disburse', 'refund']);
     const [checked] = await runAdminCommand(all.services, 'providerAccounts.check', { id: account.id });
     expect(checked, checked?.detail).toMatchObject({ ok: true });
@@ -225,6 +227,9 @@ describe('a live rehearsal on one machine', () => {
     expect(paid).toMatchObject({ status: 'SUCCEEDED', livemode: true });
     expect(paid.attempts).toEqual([expect.objectContaining({ connector: 'mtn_momo', providerAccount: account.id, status: 'SUCCEEDED' })]);
 
+    // A newer account for the same country takes new requests; the payment's refund stays with its own.
+    all.clock.advance(SECOND);
+    const replacement = await addMtn();
     const refund = await call(all.app, 'POST', `/gateway/${intent.id}/refunds`, live, { amount: '1000' });
     expect(refund.statusCode, refund.body).toBe(202);
     expect(refund.json()).toMatchObject({ status: 'PENDING', connector: 'mtn_momo', providerAccount: account.id });
@@ -238,7 +243,7 @@ describe('a live rehearsal on one machine', () => {
       destination: { provider: 'mtn_momo', phoneNumber: '+237677999000' },
     });
     expect(payout.statusCode, payout.body).toBe(202);
-    expect(payout.json()).toMatchObject({ connector: 'mtn_momo', providerAccount: account.id });
+    expect(payout.json()).toMatchObject({ connector: 'mtn_momo', providerAccount: replacement.id });
     await later();
     const sent = (await call(all.app, 'GET', `/payouts/${(payout.json() as { id: string }).id}`, live)).json();
     expect(sent).toMatchObject({ status: 'PAID' });
@@ -250,6 +255,6 @@ describe('a live rehearsal on one machine', () => {
     const how = (type: string) => rows.filter((r) => r.type === type).map((r) => [r.source, r.connector, r.provider_account]);
     expect(how('charge')).toEqual([[intent.id, 'mtn_momo', account.id]]);
     expect(how('refund')).toEqual([[(refund.json() as { id: string }).id, 'mtn_momo', account.id]]);
-    expect(how('payout')).toEqual([[(payout.json() as { id: string }).id, 'mtn_momo', account.id]]);
+    expect(how('payout')).toEqual([[(payout.json() as { id: string }).id, 'mtn_momo', replacement.id]]);
   });
 });
