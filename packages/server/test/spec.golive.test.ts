@@ -141,6 +141,22 @@ describe('CinetPay amounts', () => {
     await all?.close();
   });
 
+  it('a Togolese merchant: XOF only, and each method CinetPay reaches there listed once, on its page', async () => {
+    const tg = await createMerchant(all, 'Lome shop');
+    await all.services.merchants.setCountry(tg.merchantId, 'TG');
+    const xaf = await call(all.app, 'POST', '/gateway', sk(tg), { amount: '5000', currency: 'XAF', description: 'Order', metadata: {} });
+    expect(xaf.json()).toMatchObject({ status: 400, code: 'currency_unsupported', param: 'currency' });
+    const intent = await createIntent(all, tg, { currency: 'XOF', amount: '5000' });
+    const listed = await call(all.app, 'GET', `/payment-methods?sessionToken=${encodeURIComponent(intent.sessionToken)}`, pk(tg));
+    expect(listed.statusCode, listed.body).toBe(200);
+    const methods = (listed.json() as { data: { type: string; provider?: string; approval: string; available: boolean }[] }).data;
+    const mobile = methods.filter((m) => m.type === 'mobile_money');
+    expect(mobile.map((m) => m.provider).sort()).toEqual(['moov_money', 't_money']);
+    for (const m of mobile) expect(m).toMatchObject({ approval: 'redirect', available: true });
+    // Never an aggregator by its own name.
+    expect(methods.some((m) => m.provider === 'cinetpay' || m.provider === 'pawapay')).toBe(false);
+  });
+
   it('an amount CinetPay cannot take, where only CinetPay reaches the method, is 400 amount_out_of_bounds; nothing reaches it', async () => {
     const route = (await runAdminCommand(all.services, 'routes.list', { mode: 'test' })).find(
       (r) => r.country === 'ML' && r.method === 'moov_money' && r.kind === 'payment',
@@ -256,5 +272,25 @@ describe('a live rehearsal on one machine', () => {
     expect(how('charge')).toEqual([[intent.id, 'mtn_momo', account.id]]);
     expect(how('refund')).toEqual([[(refund.json() as { id: string }).id, 'mtn_momo', account.id]]);
     expect(how('payout')).toEqual([[(payout.json() as { id: string }).id, 'mtn_momo', replacement.id]]);
+  });
+});
+
+describe('routes', () => {
+  it('every country CM SN CI BJ BF ML TG has its routes; card is a method with its own route, set like any other', async () => {
+    const routes = await runAdminCommand(ctx.services, 'routes.list', { mode: 'test' });
+    const countries = new Set(routes.map((r) => r.country));
+    for (const country of ['CM', 'SN', 'CI', 'BJ', 'BF', 'ML', 'TG']) expect(countries, country).toContain(country);
+    // The operator's own API first, then the aggregators; an aggregator is never a method.
+    const mtn = routes.find((r) => r.country === 'CM' && r.kind === 'payment' && r.method === 'mtn_momo')?.connectors ?? [];
+    expect(mtn[0]).toBe('mtn_momo');
+    expect([...mtn.slice(1)].sort()).toEqual(['cinetpay', 'pawapay']);
+    expect(routes.some((r) => r.method === 'pawapay' || r.method === 'cinetpay')).toBe(false);
+    expect(routes.find((r) => r.country === 'CI' && r.kind === 'payment' && r.method === 'card')?.connectors).toEqual(['cinetpay']);
+    const set = await runAdminCommand(ctx.services, 'routes.set', { mode: 'test', country: 'CI', kind: 'payment', method: 'card', connectors: ['cinetpay'] });
+    expect(set).toMatchObject({ method: 'card', connectors: ['cinetpay'], overridden: true });
+    await expect(
+      runAdminCommand(ctx.services, 'routes.set', { mode: 'test', country: 'CI', kind: 'payment', method: 'card', connectors: ['pawapay'] }),
+    ).rejects.toMatchObject({ code: 'route_invalid' });
+    await runAdminCommand(ctx.services, 'routes.set', { mode: 'test', country: 'CI', kind: 'payment', method: 'card', connectors: null });
   });
 });
