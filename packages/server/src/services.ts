@@ -1,4 +1,4 @@
-import { createBalancesService, type SourceAccounts } from './modules/balances/index.ts';
+import { createBalancesService } from './modules/balances/index.ts';
 import { createAttemptsService, createChargesService, createMobileRefunds, createRecordedRefunds, directPayments } from './modules/charges/index.ts';
 import { createDashboardService } from './modules/dashboard/index.ts';
 import { createEventsService } from './modules/events/index.ts';
@@ -29,7 +29,7 @@ import type { Deps } from './platform/deps.ts';
  * How Caisse reached the provider for each source of a statement's rows: a refund's or payout's
  * own request, a payment's successful attempt (the one that paid it, not a late one).
  */
-const statementAccounts: SourceAccounts = async (executor, ids) => {
+const statementAccounts: NonNullable<Parameters<typeof createBalancesService>[1]['sourceAccounts']> = async (executor, ids) => {
   const found = await requestAccountsOf(executor, ids);
   for (const [intentId, direct] of await directPayments(executor, ids)) {
     const paidBy = direct.attempts.find((a) => a.status === 'SUCCEEDED' && a.late !== true);

@@ -1,6 +1,6 @@
 // The balances module: a merchant's pending and available money, its statement, settlement.
 export { type BalancesService, createBalancesService } from './balances.service.ts';
-export { balanceTransactionView, periodBound, type SourceAccounts } from './balances.statement.ts';
+export { balanceTransactionView, periodBound } from './balances.statement.ts';
 export { startSettlement, SETTLEMENT_INTERVAL_MS } from './balances.settler.ts';
 export {
   BalanceTransaction,
