@@ -126,7 +126,7 @@ describe('balance and payouts in the dashboard', () => {
     const [all] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download CSV' }).click()]);
     expect(all.suggestedFilename()).toBe('caisse-balance-test-start-now.csv');
     const csv = await downloadedText(all);
-    expect(csv.startsWith('id,created_at,type,source,description,currency,amount,balance_after,status,available_on\r\n')).toBe(true);
+    expect(csv.startsWith('id,created_at,type,source,description,currency,amount,balance_after,status,available_on,connector,provider_account\r\n')).toBe(true);
     expect(
       csv
         .trimEnd()
@@ -202,6 +202,8 @@ describe('balance and payouts in the dashboard', () => {
     await expect.poll(() => summary.textContent(), { timeout: 30_000 }).toContain('Statuspaid');
     const text = await summary.textContent();
     expect(text).toContain(`MTN MoMo ${PAYEE}`);
+    // How Caisse reached the provider: the connector and its account (test mode's sandbox account).
+    expect(text).toContain('Connector and accountmtn_momo pac_sandbox_mtn_momo');
     expect(text).toContain('Week 47');
     expect(text).not.toContain('Failure reason');
     expect(text).toMatch(/Completed[A-Z][a-z]{2} \d{1,2}, \d{4}/);

@@ -12,7 +12,7 @@ import { createOperatorsService } from './modules/operators/index.ts';
 import { createOnboardingService } from './modules/onboarding/index.ts';
 import { createCustomerLimits, createUsersService } from './modules/users/index.ts';
 import { createModeConnectors, intentCurrencies, type ModeConnectors } from './modules/connectors/index.ts';
-import { createRequestRouter } from './modules/lifecycle/index.ts';
+import { createRequestRouter, requestAccountsOf } from './modules/lifecycle/index.ts';
 import { createProviderAccounts } from './modules/provideraccounts/index.ts';
 import { createMethodsService } from './modules/methods/index.ts';
 import { createPaymentLinksService } from './modules/paymentlinks/index.ts';
@@ -24,6 +24,19 @@ import { createWebhooksService, deliveriesOutbox, MAX_ENDPOINTS } from './module
 import { createLogger } from './platform/logger.ts';
 import type { Logger } from 'pino';
 import type { Deps } from './platform/deps.ts';
+
+/**
+ * How Caisse reached the provider for each source of a statement's rows: a refund's or payout's
+ * own request, a payment's successful attempt (the one that paid it, not a late one).
+ */
+const statementAccounts: NonNullable<Parameters<typeof createBalancesService>[1]['sourceAccounts']> = async (executor, ids) => {
+  const found = await requestAccountsOf(executor, ids);
+  for (const [intentId, direct] of await directPayments(executor, ids)) {
+    const paidBy = direct.attempts.find((a) => a.status === 'SUCCEEDED' && a.late !== true);
+    if (paidBy !== undefined) found.set(intentId, { connector: paidBy.connector, providerAccount: paidBy.providerAccount });
+  }
+  return found;
+};
 
 /**
  * Every module's service, built once from the injected world: the composition root. Modules
@@ -55,7 +68,7 @@ export function createServices(deps: Deps, opts: { connectors?: ModeConnectors; 
     merchantName: async (id) => (await merchants.findMerchant(id))?.name,
   });
   const otp = createOtpService(deps, { messaging, users, intents });
-  const balances = createBalancesService(deps, { ledger });
+  const balances = createBalancesService(deps, { ledger, sourceAccounts: statementAccounts });
   const customerLimits = createCustomerLimits(deps);
   const topups = createTopupsService(deps, { ledger, connectors, logger, notices: users, limits: customerLimits });
   // Which connector reaches a method in a mode and country (docs/spec/routes.md).

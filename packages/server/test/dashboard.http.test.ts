@@ -852,7 +852,7 @@ describe('balance, statement and payouts from the dashboard', () => {
     const fees = parse((await send('GET', '/dashboard/api/test/balance/transactions.csv?type=fee', s)).body, { columns: true }) as Record<string, string>[];
     expect(fees.map((r) => r.amount)).toEqual(['-75', '-30']);
     const empty = await send('GET', '/dashboard/api/live/balance/transactions.csv', s);
-    expect(empty.body).toBe('id,created_at,type,source,description,currency,amount,balance_after,status,available_on\r\n');
+    expect(empty.body).toBe('id,created_at,type,source,description,currency,amount,balance_after,status,available_on,connector,provider_account\r\n');
     expect(empty.headers['content-disposition']).toBe('attachment; filename="caisse-balance-live-start-now.csv"');
 
     // A bad period is a problem, before any byte of CSV; no session, no file.

@@ -221,13 +221,15 @@ describe('payouts', () => {
     expect(csv.statusCode, csv.body).toBe(200);
     expect(csv.headers['content-type']).toContain('text/csv');
     expect(csv.headers['content-disposition']).toMatch(/^attachment; filename=".+\.csv"$/);
-    expect(csv.body).toMatch(/^id,created_at,type,source,description,currency,amount,balance_after,status,available_on\r\n/);
+    expect(csv.body).toMatch(/^id,created_at,type,source,description,currency,amount,balance_after,status,available_on,connector,provider_account\r\n/);
     const rows = parse(csv.body, { columns: true }) as Record<string, string>[];
     expect(rows.map((r) => [r.type, r.amount, r.balance_after])).toEqual([
       ['charge', '5000', '5000'],
       ['fee', '-75', '4925'],
       ['payout', '-4925', '0'],
     ]);
+    // The payout's row says how Caisse reached the provider: its connector and provider account.
+    expect(rows.find((r) => r.type === 'payout')).toMatchObject({ source: created.id, connector: 'mtn_momo', provider_account: 'pac_sandbox_mtn_momo' });
     for (const r of rows) expect(new Date(r.created_at as string).toISOString()).toBe(r.created_at);
     let running = 0n;
     for (const r of rows) {

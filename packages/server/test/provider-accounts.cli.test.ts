@@ -137,7 +137,13 @@ describe('caisse provider-accounts', () => {
         ['deposits', 'payouts', 'refunds'].map((purpose) => [purpose, `/callbacks/pawapay/${account.id}`]),
       );
 
-      const cinetpay = { apiKey: 'cinetpay-cli-apikey-Bv58Kw', secretKey: 'cinetpay-cli-secret-Hy20Tn', transferPassword: 'cinetpay-cli-password-Zc94Ls' };
+      // The site_id with the keys, as CinetPay's back office hands them out; it stays a visible setting.
+      const cinetpay = {
+        apiKey: 'cinetpay-cli-apikey-Bv58Kw',
+        siteId: '445566',
+        secretKey: 'cinetpay-cli-secret-Hy20Tn',
+        transferPassword: 'cinetpay-cli-password-Zc94Ls',
+      };
       const fromStdin = await runWithStdin(
         [
           'provider-accounts',
@@ -150,8 +156,9 @@ describe('caisse provider-accounts', () => {
           'ML,TG',
           '--set',
           'baseUrl=http://127.0.0.1:9',
+          // Test mode never calls CinetPay's own transfer API, its default.
           '--set',
-          'siteId=445566',
+          'transferBaseUrl=http://127.0.0.1:9',
           '--set',
           'callbackUrl=https://pay.example.com/callbacks/cinetpay',
         ],
@@ -161,7 +168,11 @@ describe('caisse provider-accounts', () => {
       outputs.push(fromStdin.output);
       expect(fromStdin.code, fromStdin.output).toBe(0);
       const cinet = jsonOf<Account>(fromStdin.stdout);
-      expect(cinet).toMatchObject({ connector: 'cinetpay', credentials: { apiKey: '…58Kw', secretKey: '…20Tn', transferPassword: '…94Ls' } });
+      expect(cinet).toMatchObject({
+        connector: 'cinetpay',
+        settings: { siteId: '445566' },
+        credentials: { apiKey: '…58Kw', secretKey: '…20Tn', transferPassword: '…94Ls' },
+      });
 
       // Live mode: test mode's pawaPay token is refused, naming the credential; exit 1.
       const sandboxToken = join(workDir, 'pawapay-sandbox.json');

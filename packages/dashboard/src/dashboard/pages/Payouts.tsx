@@ -433,6 +433,10 @@ export function PayoutDetail({ mode, id }: { mode: Mode; id: string }) {
           </dd>
           <dt>{t('payouts.method')}</dt>
           <dd>{t(METHOD_TEXTS[p.method])}</dd>
+          <dt>{t('payment.connector')}</dt>
+          <dd>
+            <code>{p.connector}</code> <span className="mono">{p.providerAccount}</span>
+          </dd>
           <dt>{t('payouts.descriptionLabel')}</dt>
           <dd>{p.description ?? '—'}</dd>
           {p.failureReason && (

@@ -53,7 +53,7 @@ export default async function balancesRoutes(fastify: FastifyInstance) {
         tags,
         summary: 'The balance statement of a period as CSV',
         description:
-          'RFC 4180 (comma-separated, CRLF, quoted where needed, UTF-8), a header row, oldest first: `id,created_at,type,source,description,currency,amount,balance_after,status,available_on`. Amounts are decimal strings in major units, times ISO 8601 UTC. Same filters as the list; streamed, so any period can be exported.',
+          'RFC 4180 (comma-separated, CRLF, quoted where needed, UTF-8), a header row, oldest first: `id,created_at,type,source,description,currency,amount,balance_after,status,available_on,connector,provider_account`; the last two say how Caisse reached the provider for the row’s payment, refund or payout (the connector and the provider account, `pac_…`; empty for the wallet and for rows of no payment). Amounts are decimal strings in major units, times ISO 8601 UTC. Same filters as the list; streamed, so any period can be exported.',
         security,
         querystring: ExportBalanceTransactionsQuery,
         produces: ['text/csv'],

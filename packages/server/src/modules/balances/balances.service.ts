@@ -5,7 +5,7 @@ import { createBalancePayouts } from './balances.payouts.ts';
 import { createBalanceRefunds } from './balances.refunds.ts';
 import { createBalanceReserve } from './balances.reserve.ts';
 import { createBalanceSettlement } from './balances.settlement.ts';
-import { createBalanceStatement } from './balances.statement.ts';
+import { createBalanceStatement, type SourceAccounts } from './balances.statement.ts';
 import { createBalanceVerification } from './balances.verify.ts';
 
 /**
@@ -15,7 +15,7 @@ import { createBalanceVerification } from './balances.verify.ts';
  * worker's moves of what matured; the payouts' debits and credits of `available`. Each use case
  * is its own file, built here once with what it uses.
  */
-export function createBalancesService(deps: Deps, collaborators: { ledger: LedgerService }) {
+export function createBalancesService(deps: Deps, collaborators: { ledger: LedgerService; sourceAccounts?: SourceAccounts }) {
   const { ledger } = collaborators;
   return {
     ...createBalanceSettlement(deps, ledger),
@@ -23,7 +23,7 @@ export function createBalancesService(deps: Deps, collaborators: { ledger: Ledge
     ...createBalanceCharges(deps),
     ...createBalanceRefunds(deps, ledger),
     ...createBalancePayouts(deps, ledger),
-    ...createBalanceStatement(deps, ledger),
+    ...createBalanceStatement(deps, ledger, collaborators.sourceAccounts),
     ...createBalanceVerification(deps, ledger),
   };
 }

@@ -1,6 +1,6 @@
 import { DAY } from '../../platform/clock.ts';
 import { csvStream, textCell } from '../../platform/csv.ts';
-import { readExecutor } from '../../platform/db.ts';
+import { type Executor, readExecutor } from '../../platform/db.ts';
 import type { Deps } from '../../platform/deps.ts';
 import { ApiError } from '../../platform/errors.ts';
 import type { IdFactory } from '../../platform/ids.ts';
@@ -69,8 +69,11 @@ function filterOf(scope: Scope, q: { from?: string; to?: string; type?: ListFilt
   };
 }
 
+/** How Caisse reached the provider for each of these statement sources (a payment, refund or payout), by source id. */
+export type SourceAccounts = (executor: Executor, sourceIds: readonly string[]) => Promise<ReadonlyMap<string, { connector: string; providerAccount: string }>>;
+
 /** What the merchant reads of its money: the balance per currency and the statement, listed or as CSV. */
-export function createBalanceStatement(deps: Pick<Deps, 'db'>, ledger: Pick<LedgerService, 'merchantBalances'>) {
+export function createBalanceStatement(deps: Pick<Deps, 'db'>, ledger: Pick<LedgerService, 'merchantBalances'>, sourceAccounts?: SourceAccounts) {
   const { db } = deps;
   return {
     /** GET /balance: available and pending per currency, in the key's mode. */
@@ -113,18 +116,48 @@ export function createBalanceStatement(deps: Pick<Deps, 'db'>, ledger: Pick<Ledg
     /**
      * GET /balance/transactions.csv: the statement of a period, oldest first, as RFC 4180 CSV
      * (header row, CRLF, amounts as decimal strings, ISO times), read and written in batches so a
-     * long period streams. Checks the query before the first byte.
+     * long period streams. Checks the query before the first byte. The last two columns say how
+     * Caisse reached the provider for the row's payment, refund or payout (empty: the wallet).
      */
     exportCsv(scope: Scope, q: ExportBalanceTransactionsQuery): NodeJS.ReadableStream {
       const filter = filterOf(scope, q);
-      const columns = ['id', 'created_at', 'type', 'source', 'description', 'currency', 'amount', 'balance_after', 'status', 'available_on'];
+      const columns = [
+        'id',
+        'created_at',
+        'type',
+        'source',
+        'description',
+        'currency',
+        'amount',
+        'balance_after',
+        'status',
+        'available_on',
+        'connector',
+        'provider_account',
+      ];
       return csvStream(columns, async (write) => {
         let after = 0n;
         for (;;) {
           const batch = await repo.batchAfter(readExecutor(db), filter, after, 1000);
+          const sources = [...new Set(batch.flatMap((r) => (r.source_id === null ? [] : [r.source_id])))];
+          const accounts = sourceAccounts === undefined || sources.length === 0 ? new Map() : await sourceAccounts(readExecutor(db), sources);
           for (const row of batch) {
             const v = balanceTransactionView(row);
-            await write([v.id, v.createdAt, v.type, v.source ?? '', textCell(v.description), v.currency, v.amount, v.balanceAfter, v.status, v.availableOn]);
+            const how = row.source_id === null ? undefined : accounts.get(row.source_id);
+            await write([
+              v.id,
+              v.createdAt,
+              v.type,
+              v.source ?? '',
+              textCell(v.description),
+              v.currency,
+              v.amount,
+              v.balanceAfter,
+              v.status,
+              v.availableOn,
+              how?.connector ?? '',
+              how?.providerAccount ?? '',
+            ]);
           }
           if (batch.length < 1000) return;
           after = (batch[batch.length - 1] as BalanceTransactionRow).seq;

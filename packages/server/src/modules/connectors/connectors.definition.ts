@@ -24,6 +24,12 @@ export interface ConnectorDefinition<S = never, H = unknown> {
    * registry's (connectors.live.ts); called only for live mode. Empty or absent: nothing to say.
    */
   liveProblems?(settings: GivenSettings, ctx: LiveContext): SettingProblem[];
+  /**
+   * Optional: the hosts of the provider's production API, which a test-mode account may never
+   * point at (test mode never calls a provider's production API), unless `sandbox` says these
+   * settings reach its sandbox there (Orange's `dev` environment on the same host).
+   */
+  readonly productionApi?: { readonly hosts: readonly string[]; sandbox?(settings: GivenSettings): boolean };
   /** How a provider account added by an operator (modules/provideraccounts) becomes its settings. Absent: no account can be added for it. */
   readonly account?: AccountShape<S>;
 }
@@ -37,6 +43,11 @@ export interface AccountShape<S> {
   /** Keys of the description's non-secret settings an account may set (`baseUrl`, `targetEnvironment`, …). */
   readonly settings: readonly string[];
   readonly credentials: readonly CredentialSpec[];
+  /**
+   * Settings its provider hands out beside the secrets (CinetPay's `siteId`): taken from the
+   * credentials object too, and kept as settings (shown, not sealed).
+   */
+  readonly settingsAmongCredentials?: readonly string[];
   /**
    * The provider sends an account's webhooks to one address set in its own dashboard, not one
    * given per request (Wave): the console shows each account's address to paste there.

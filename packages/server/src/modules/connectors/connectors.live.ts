@@ -69,12 +69,38 @@ function privateV4(host: string): boolean {
 }
 
 /**
- * Every reason these settings cannot be used by this connector there: none in test mode (test
- * mode only ever calls Caisse's sandbox); in live mode the connector's own sandbox values
+ * Why a test-mode account cannot use these settings: a base URL on the provider's production API
+ * (its default, for a provider without a sandbox of its own), since test mode never calls one.
+ */
+function testSettingsProblems(definition: AnyConnectorDefinition, settings: GivenSettings): SettingProblem[] {
+  const production = definition.productionApi;
+  if (production === undefined || production.sandbox?.(settings) === true) return [];
+  const problems: SettingProblem[] = [];
+  for (const s of definition.description.settings) {
+    const raw = s.key === undefined || s.kind !== 'url' ? undefined : settings[s.key];
+    if (typeof raw !== 'string' || s.key === undefined) continue;
+    let host: string;
+    try {
+      host = new URL(raw).hostname.toLowerCase();
+    } catch {
+      continue;
+    }
+    if (production.hosts.includes(host))
+      problems.push({
+        setting: s.key,
+        message: `is ${definition.description.displayName}'s production API (${host}): a test-mode account never calls it; point it at a sandbox (npx caisse sandbox)`,
+      });
+  }
+  return problems;
+}
+
+/**
+ * Every reason these settings cannot be used by this connector there: in test mode, a base URL on
+ * the provider's production API; in live mode the connector's own sandbox values
  * (`liveProblems`), and in production every base URL's (`liveUrlProblem`). Empty: usable.
  */
 export function liveSettingsProblems(definition: AnyConnectorDefinition, settings: GivenSettings, ctx: LiveContext): SettingProblem[] {
-  if (ctx.mode !== 'live') return [];
+  if (ctx.mode !== 'live') return testSettingsProblems(definition, settings);
   const problems = [...(definition.liveProblems?.(settings, ctx) ?? [])];
   if (ctx.production) {
     for (const s of definition.description.settings) {

@@ -87,7 +87,10 @@ export const PaymentAttempt = Type.Object({
   id: Type.String({ description: '`att_…`' }),
   object: Type.Literal('payment_attempt'),
   provider: Type.String(),
-  connector: Type.String({ description: "How Caisse reached the provider: today the operator's own API, the same name as `provider`." }),
+  connector: Type.String({
+    description:
+      "How Caisse reached the provider: the operator's own API (the same name as `provider`) or an aggregator (`pawapay`, `cinetpay`), as the route chose.",
+  }),
   providerAccount: Type.String({
     description:
       "The provider account (`pac_…`) the request was made with: `pac_sandbox_<connector>` in test mode, `pac_env_<connector>_<hash>` for the environment's settings.",

@@ -5,6 +5,6 @@
  */
 export { createProviderLifecycle, FIRST_POLL_DELAY_MS, PAGE_LOST_REASON, pageLostAfterMs, paymentRequestOf, POLL_LEASE_MS } from './lifecycle.ts';
 export { createRequestRouter } from './lifecycle.router.ts';
-export { requestStore } from './lifecycle.repository.ts';
+export { requestAccountsOf, requestStore } from './lifecycle.repository.ts';
 export { startLifecyclePoller } from './lifecycle.poller.ts';
 export { CALLBACKS_PER_ADDRESS_PER_MINUTE, CALLBACKS_PER_REFERENCE_PER_MINUTE, default as lifecycleRoutes } from './lifecycle.routes.ts';

@@ -78,6 +78,12 @@ export const requestsRepository = {
     return result.rows;
   },
 
+  /** The connector and provider account of each of these requests (by owner id), in one read. */
+  async accountsOf(db: Executor, ids: readonly string[]): Promise<Pick<ProviderRequest, 'id' | 'connector' | 'provider_account'>[]> {
+    if (ids.length === 0) return [];
+    return db.selectFrom('provider_requests').select(['id', 'connector', 'provider_account']).where('id', 'in', ids).execute();
+  },
+
   /** The requests with these references, in one read (a group of callbacks). */
   async findByReferences(db: Executor, references: readonly string[]): Promise<ProviderRequest[]> {
     return db.selectFrom('provider_requests').selectAll().where('reference', 'in', references).execute();
@@ -155,4 +161,10 @@ export function requestStore(db: Executor): RequestStore {
     claimCallbacks: (now, leaseUntil, limit) => repo.claimCallbacks(db, now, leaseUntil, limit),
     clearCallbacks: (ids, lease) => repo.clearCallbacks(db, ids, lease),
   };
+}
+
+/** How Caisse reached the provider for each of these requests (`po_…`, `re_…`, `att_…`), by id: the statement's columns. */
+export async function requestAccountsOf(db: Executor, ids: readonly string[]): Promise<Map<string, { connector: string; providerAccount: string }>> {
+  const rows = await requestsRepository.accountsOf(db, ids);
+  return new Map(rows.map((r) => [r.id, { connector: r.connector, providerAccount: r.provider_account }]));
 }

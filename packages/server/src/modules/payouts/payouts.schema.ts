@@ -43,7 +43,8 @@ export const Payout = Type.Object({
   currency: Type.String(),
   destination: Type.Object({ provider: Type.String(), phoneNumber: Type.String() }),
   connector: Type.String({
-    description: "How Caisse reached the provider: today the operator's own API, the same name as `destination.provider`.",
+    description:
+      "How Caisse reached the provider: the operator's own API (the same name as `destination.provider`) or an aggregator (`pawapay`, `cinetpay`), as the payout route chose.",
   }),
   providerAccount: Type.String({
     description:

@@ -99,6 +99,34 @@ function countriesOf(connector: string): string[] {
   return d === undefined ? [] : [...new Set(servedMethods(d.description).flatMap((m) => [...m.countries]))];
 }
 
+/**
+ * Moves the settings a provider hands out beside the secrets (CinetPay's `siteId`) from the
+ * credentials object to the settings; given in both with different values, refused.
+ */
+function settingsFromCredentials(
+  names: readonly string[],
+  credentials: unknown,
+  settings: Readonly<Record<string, string>>,
+): { credentials: unknown; settings: Readonly<Record<string, string>> } {
+  if (names.length === 0 || typeof credentials !== 'object' || credentials === null || Array.isArray(credentials)) return { credentials, settings };
+  const secrets: Record<string, unknown> = { ...(credentials as Record<string, unknown>) };
+  const open: Record<string, string> = { ...settings };
+  for (const name of names) {
+    const value = secrets[name];
+    if (value === undefined) continue;
+    delete secrets[name];
+    if (typeof value !== 'string' && typeof value !== 'number')
+      throw new ApiError('validation_error', `The credential ${name} is a string`, { param: `credentials.${name}` });
+    const text = String(value).trim();
+    if (open[name] !== undefined && open[name].trim() !== text)
+      throw new ApiError('provider_settings_invalid', `Setting ${name} is given twice, with two values (in the settings and the credentials)`, {
+        param: `settings.${name}`,
+      });
+    open[name] = text;
+  }
+  return { credentials: secrets, settings: open };
+}
+
 export function createProviderAccounts(deps: Deps, opts: { platform: ModeConnectors; logger?: Logger }) {
   const { db, clock, config, ids } = deps;
   const platform = opts.platform;
@@ -295,9 +323,10 @@ export function createProviderAccounts(deps: Deps, opts: { platform: ModeConnect
     if (foreign !== undefined) {
       throw new ApiError('validation_error', `${input.connector} does not serve ${foreign} (it serves ${served.join(', ')})`, { param: 'countries' });
     }
-    const credentials = checkCredentials(input.connector, input.credentials);
     const shape = definition.account as NonNullable<typeof definition.account>;
-    const read = readAccountSettings(definition.description, shape.settings, input.settings ?? {}, config.mode);
+    const given = settingsFromCredentials(shape.settingsAmongCredentials ?? [], input.credentials, input.settings ?? {});
+    const credentials = checkCredentials(input.connector, given.credentials);
+    const read = readAccountSettings(definition.description, shape.settings, given.settings, config.mode);
     if (!read.ok) throw new ApiError('provider_settings_invalid', `Setting ${read.key} ${read.message}`, { param: `settings.${read.key}` });
     // A live account holding a sandbox value would fail its first real payment, or worse "settle" test money.
     // Credentials are merged in: a live account holding the sandbox's token or key is refused too (never quoted).

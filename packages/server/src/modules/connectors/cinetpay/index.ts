@@ -19,6 +19,8 @@ const SANDBOX_ACCOUNT = { apiKey: `${SANDBOX_API_KEY_PREFIX}_key`, siteId: '1059
  */
 export const CINETPAY_CONNECTOR: ConnectorDefinition<CinetPaySettings, CinetPaySandbox> = {
   description: CINETPAY_DESCRIPTION,
+  // Test mode never calls it (a test account pointed there is refused).
+  productionApi: { hosts: ['api-checkout.cinetpay.com', 'client.cinetpay.com'] },
   create: createCinetPayConnector,
   liveProblems: cinetpayLiveProblems,
   sandbox: {
@@ -51,6 +53,8 @@ export const CINETPAY_CONNECTOR: ConnectorDefinition<CinetPaySettings, CinetPayS
       { name: 'secretKey', required: true },
       { name: 'transferPassword', required: false },
     ],
+    // CinetPay's back office gives the site_id with the apikey: operators may put it in either.
+    settingsAmongCredentials: ['siteId'],
     callbacks: ({ settings }) =>
       settings.callbackUrl === undefined
         ? []

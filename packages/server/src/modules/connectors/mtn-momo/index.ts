@@ -13,6 +13,8 @@ import { mtnLiveProblems } from './mtn-momo.live.ts';
  */
 export const MTN_MOMO_CONNECTOR: ConnectorDefinition<MtnMomoSettings, MomoSandbox> = {
   description: MTN_MOMO_DESCRIPTION,
+  // Test mode never calls it (a test account pointed there is refused).
+  productionApi: { hosts: ['proxy.momoapi.mtn.com'] },
   create: createMtnMomoConnector,
   sandbox: {
     path: '',

@@ -13,6 +13,8 @@ import { orangeLiveProblems } from './orange-money.live.ts';
  */
 export const ORANGE_MONEY_CONNECTOR: ConnectorDefinition<OrangeMoneySettings, OrangeSandbox> = {
   description: ORANGE_MONEY_DESCRIPTION,
+  // Test mode never calls it (a test account pointed there is refused); Orange's `dev` environment shares its host.
+  productionApi: { hosts: ['api.orange.com'], sandbox: (settings) => settings.environment === 'dev' },
   create: createOrangeMoneyConnector,
   sandbox: {
     path: '/orange-money',

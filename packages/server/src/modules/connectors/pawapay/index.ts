@@ -15,6 +15,8 @@ import { createPawapaySandbox, type PawapaySandbox, type PawapaySandboxOptions }
  */
 export const PAWAPAY_CONNECTOR: ConnectorDefinition<PawapaySettings, PawapaySandbox> = {
   description: PAWAPAY_DESCRIPTION,
+  // Test mode never calls it (a test account pointed there is refused).
+  productionApi: { hosts: ['api.pawapay.io'] },
   create: createPawapayConnector,
   liveProblems: pawapayLiveProblems,
   sandbox: {

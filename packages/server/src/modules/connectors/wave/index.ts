@@ -16,6 +16,8 @@ import { createWaveSandbox, type WaveSandbox, type WaveSandboxOptions } from './
  */
 export const WAVE_CONNECTOR: ConnectorDefinition<WaveSettings, WaveSandbox> = {
   description: WAVE_DESCRIPTION,
+  // Test mode never calls it (a test account pointed there is refused).
+  productionApi: { hosts: ['api.wave.com'] },
   create: createWaveConnector,
   sandbox: {
     path: '/wave',
