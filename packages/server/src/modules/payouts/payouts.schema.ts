@@ -44,7 +44,7 @@ export const Payout = Type.Object({
   destination: Type.Object({ provider: Type.String(), phoneNumber: Type.String() }),
   connector: Type.String({
     description:
-      "How Caisse reached the provider: the operator's own API (the same name as `destination.provider`) or an aggregator (`pawapay`, `cinetpay`), as the payout route chose.",
+      "How Caisse reached the provider: the operator's own API (the same name as `destination.provider`) or an aggregator serving many operators, as the payout route chose.",
   }),
   providerAccount: Type.String({
     description:

@@ -26,7 +26,7 @@ export const Topup = Type.Object({
   provider: Type.String(),
   connector: Type.String({
     description:
-      "How Caisse reached the provider: the operator's own API (the same name as `provider`) or an aggregator (`pawapay`, `cinetpay`), as the route chose.",
+      "How Caisse reached the provider: the operator's own API (the same name as `provider`) or an aggregator serving many operators, as the route chose.",
   }),
   providerAccount: Type.String({
     description:
