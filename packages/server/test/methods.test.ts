@@ -121,6 +121,11 @@ describe('GET /payment-methods', () => {
     const live = { apiKey: m.live.apiKey, secretKey: m.live.secretKey };
     const { sessionToken } = await intent(m, {}, live);
     expect(await methodsOf(m, sessionToken, { apiKey: m.live.apiKey })).toEqual([{ type: 'wallet' }]);
+    // Live wallets are filled by top-ups in the country's currency: a live intent in dollars
+    // lists no wallet (test funding credits any currency, so test mode still does; decision 0098).
+    const dollars = await intent(m, {}, live);
+    await ctx.deps.db.updateTable('intents').set({ currency: 'USD', amount_minor: 2500n }).where('id', '=', dollars.id).execute();
+    expect(await methodsOf(m, dollars.sessionToken, { apiKey: m.live.apiKey })).toEqual([]);
   });
 
   it('a merchant in Senegal is not offered MTN MoMo Cameroon', async () => {

@@ -270,7 +270,10 @@ export function createMethodsService(deps: Deps, c: MethodsCollaborators) {
     async forSession(scope: Scope, sessionToken: string): Promise<PaymentMethodList> {
       const intent = await c.intentBySessionToken(scope, sessionToken);
       const offer = await offerOf(scope);
-      const data: PaymentMethod[] = offer.wallet ? [{ type: 'wallet' }] : [];
+      // Live wallets are filled by top-ups, mobile money in the country's currency: none holds a card
+      // route's USD. Test funding credits any currency, so test mode lists it for every one (decision 0098).
+      const walletHolds = scope.mode === 'test' || intent.currency === currencyOf(offer.country);
+      const data: PaymentMethod[] = offer.wallet && walletHolds ? [{ type: 'wallet' }] : [];
       if (!isCurrency(intent.currency)) return { data };
       const currency = intent.currency;
       for (const name of offeredProviders(scope, offer, currency)) {
