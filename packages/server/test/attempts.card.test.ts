@@ -215,3 +215,72 @@ describe('card in the merchant’s method settings (decision 0096)', () => {
     expect(started.json()).toMatchObject({ paymentMethod: { type: 'card' }, nextAction: { type: 'redirect' } });
   });
 });
+
+describe('dollars by card through CinetPay (decision 0098)', () => {
+  const usdIntent = (m: TestMerchant, amount: string) => createIntent(ctx, m, { currency: 'USD', amount });
+
+  it('a USD intent lists card within CinetPay’s dollar bounds, and no mobile money: no operator here takes dollars', async () => {
+    const cm = await createMerchant(ctx, 'Douala shop');
+    for (const m of [ci, cm]) {
+      // The wallet too in test mode only, where test funding credits dollars (live: see methods.test.ts).
+      expect(await methods(m, await usdIntent(m, '25.00'))).toEqual([
+        { type: 'wallet' },
+        { type: 'card', name: 'Visa / Mastercard', approval: 'redirect', available: true, minAmount: '5.00', maxAmount: '2500.00' },
+      ]);
+    }
+  });
+
+  it('a mobile-money charge of a USD intent: 400 currency_unsupported, nothing stored or sent', async () => {
+    const intent = await usdIntent(ci, '25.00');
+    const pages = sandbox.of(CINETPAY_CONNECTOR).payments().length;
+    for (const [provider, phoneNumber] of [
+      ['orange_money', '+2250701020311'],
+      ['moov_money', '+2250101020311'],
+    ]) {
+      const res = await charge(ci, intent, { type: 'mobile_money', provider, phoneNumber });
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json()).toMatchObject({ code: 'currency_unsupported', param: 'currency' });
+    }
+    expect(await ctx.deps.db.selectFrom('payment_attempts').select('id').where('intent_id', '=', intent.id).execute()).toEqual([]);
+    expect(sandbox.of(CINETPAY_CONNECTOR).payments()).toHaveLength(pages);
+  });
+
+  it('an amount CinetPay cannot take (cents, or dollars not a multiple of 5): 400 amount_out_of_bounds before anything is sent', async () => {
+    const pages = sandbox.of(CINETPAY_CONNECTOR).payments().length;
+    for (const amount of ['12.50', '7.00', '2505.00']) {
+      const intent = await usdIntent(ci, amount);
+      const res = await charge(ci, intent, { type: 'card', cardholder: { ...HOLDER, phoneNumber: '07 01 02 03 12' } });
+      expect(res.statusCode, `${amount}: ${res.body}`).toBe(400);
+      expect(res.json()).toMatchObject({ code: 'amount_out_of_bounds', param: 'amount' });
+      expect((await read(ci, intent.id)).status).toBe('PENDING');
+    }
+    expect(sandbox.of(CINETPAY_CONNECTOR).payments()).toHaveLength(pages);
+  });
+
+  it('paid by card on CinetPay’s page in whole dollars: the merchant’s USD balance gains it; a refund is 409', async () => {
+    const intent = await usdIntent(ci, '25.00');
+    const res = await charge(ci, intent, { type: 'card', cardholder: { ...HOLDER, phoneNumber: '07 01 02 03 13' } });
+    expect(res.statusCode, res.body).toBe(202);
+    const started = res.json() as Answer;
+    expect(started).toMatchObject({ status: 'PROCESSING', paymentMethod: { type: 'card', provider: 'card' }, nextAction: { type: 'redirect' } });
+    // CinetPay was asked for 25 dollars, a whole number, by card only.
+    expect(sandbox.of(CINETPAY_CONNECTOR).payments().at(-1)).toMatchObject({ amount: '25', currency: 'USD', channels: 'CREDIT_CARD' });
+    const url = started.nextAction?.url ?? '';
+    expect(await (await fetch(url)).text()).toContain('25 USD');
+
+    expect((await payOnPage(url, '4000 0000 0000 0001')).status).toBe(303);
+    ctx.clock.advance(2 * SECOND);
+    await sandbox.tick();
+    await expect.poll(async () => (await read(ci, intent.id)).status, { interval: 20, timeout: 5000 }).toBe('SUCCEEDED');
+    const paid = await read(ci, intent.id);
+    expect(paid.attempts).toMatchObject([{ provider: 'card', connector: CINETPAY_CONNECTOR.description.name, status: 'SUCCEEDED' }]);
+    const balance = (await call(ctx.app, 'GET', '/balance', sk(ci))).json() as { balances: { currency: string; pending: string }[] };
+    expect(balance.balances.find((b) => b.currency === 'USD')?.pending).toMatch(/^2[0-9]\.[0-9]{2}$/);
+    await expectLedgerClean(ctx);
+
+    const refund = await call(ctx.app, 'POST', `/gateway/${intent.id}/refunds`, sk(ci), {});
+    expect(refund.statusCode, refund.body).toBe(409);
+    expect(refund.json()).toMatchObject({ code: 'refund_unsupported' });
+    expect((await read(ci, intent.id)).status).toBe('SUCCEEDED');
+  });
+});

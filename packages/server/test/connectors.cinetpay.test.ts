@@ -66,6 +66,9 @@ async function world() {
   return { clock, receiver, sandbox, cinetpay, connector, api };
 }
 
+/** The customer's details as CinetPay's initialisation names them. */
+const CUSTOMER_FIELDS = Object.fromEntries(Object.entries(CUSTOMER).map(([k, v]) => [`customer_${k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)}`, v]));
+
 function payment(change: Partial<PaymentRequest> = {}): PaymentRequest {
   return { reference: newReference(), amount: 5000n, currency: 'XOF', phoneNumber: '+2250100000001', externalId: 'att_cinetpay', returnUrl: RETURN, ...change };
 }
@@ -178,6 +181,52 @@ describe('cinetpay: cards on its page', () => {
     expect(fr).toContain('Moov Money');
     expect(fr).toMatch(/name="phoneNumber"[^>]*value="\+2250100000001"[^>]*readonly/);
     expect(await (await request(`${submitted.redirectUrl}?lang=en`)).body.text()).toContain('Operator');
+  });
+});
+
+describe('cinetpay: dollars, by card only (decision 0098)', () => {
+  const card = (change: Partial<PaymentRequest> = {}) => payment({ method: 'card', customer: CUSTOMER, currency: 'USD', amount: 2500n, ...change });
+
+  it('the sandbox takes whole dollars in multiples of 5, from 5; a USD page lists no operator of our countries', async () => {
+    const w = await world();
+    const usd = (change: Record<string, unknown>) => init({ currency: 'USD', channels: 'CREDIT_CARD', ...CUSTOMER_FIELDS, ...change });
+    expect(await w.api('/v2/payment', usd({ amount: 7 }))).toMatchObject({ status: 400, body: { code: '608' } });
+    expect(await w.api('/v2/payment', usd({ amount: 0 }))).toMatchObject({ status: 400, body: { code: '641' } });
+    expect(await w.api('/v2/payment', usd({ amount: 2505 }))).toMatchObject({ status: 400, body: { code: '642' } });
+    expect(await w.api('/v2/payment', usd({ amount: 25 }))).toMatchObject({ status: 200, body: { code: '201' } });
+    // Mobile money in dollars: the page opens, but no operator of Caisse's countries takes them.
+    const mobile = await w.api('/v2/payment', init({ currency: 'USD', amount: 25 }));
+    const url = (mobile.body as unknown as { data: { payment_url: string } }).data.payment_url;
+    expect(await (await request(url)).body.text()).not.toContain('name="operator"');
+    const approve = await request(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ action: 'approve', operator: 'OM', phoneNumber: '+2250700000001', lang: 'en' }).toString(),
+    });
+    expect(approve.statusCode).toBe(400);
+    expect(await approve.body.text()).toContain('No operator takes this currency');
+  });
+
+  it('the connector sends cents as whole dollars, refuses what CinetPay cannot take before any call, and reads dollars back', async () => {
+    const w = await world();
+    const c = w.connector();
+    expect(await c.collect(card({ amount: 1250n }))).toEqual({ status: 'FAILED', reason: 'AMOUNT_NOT_A_MULTIPLE_OF_5' });
+    expect(await c.collect(card({ amount: 700n }))).toEqual({ status: 'FAILED', reason: 'AMOUNT_NOT_A_MULTIPLE_OF_5' });
+    expect(await c.collect(card({ amount: 300_000n }))).toEqual({ status: 'FAILED', reason: 'AMOUNT_OUT_OF_BOUNDS' });
+    expect(await c.collect(payment({ currency: 'USD', amount: 2500n }))).toEqual({ status: 'FAILED', reason: 'INVALID_CURRENCY' });
+    expect(await c.disburse(payment({ currency: 'USD', amount: 2500n }))).toEqual({ status: 'FAILED', reason: 'INVALID_CURRENCY' });
+    expect(w.cinetpay.stats()).toMatchObject({ payments: 0, transfers: 0 });
+    const req = card();
+    const submitted = (await c.collect(req)) as { redirectUrl: string };
+    expect(w.cinetpay.payments()[0]).toMatchObject({ amount: '25', currency: 'USD', channels: 'CREDIT_CARD' });
+    const paid = await request(submitted.redirectUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ channel: 'card', cardNumber: '4000 0000 0000 0001' }).toString(),
+    });
+    expect(paid.statusCode).toBe(303);
+    w.clock.advance(SECOND);
+    expect(await c.status('collection', req.reference)).toMatchObject({ status: 'SUCCESSFUL', amount: 2500n, currency: 'USD' });
   });
 });
 

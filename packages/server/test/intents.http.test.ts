@@ -114,19 +114,31 @@ describe('POST /gateway', () => {
     // ... not in live mode, where no card route is configured.
     expectProblem(await attempt(m, 'EUR', live(m)), 400, 'currency_unsupported', 'currency');
     expect((await attempt(m, 'XAF', live(m))).statusCode).toBe(201);
-    // Without the card route, a Cameroonian merchant's intents are in XAF only; nothing is stored.
+    // Without the test card route, a Cameroonian merchant's intents are in XAF, and in USD through
+    // CinetPay's cards (decision 0098); no route takes EUR. Nothing refused is stored.
     removeCardRoute();
     try {
       const before = await ctx.deps.db
         .selectFrom('intents')
         .select((eb) => eb.fn.countAll<string>().as('n'))
         .executeTakeFirstOrThrow();
-      for (const currency of ['XOF', 'EUR', 'USD']) expectProblem(await attempt(m, currency), 400, 'currency_unsupported', 'currency');
+      for (const currency of ['XOF', 'EUR'])
+        expect(expectProblem(await attempt(m, currency), 400, 'currency_unsupported', 'currency').accepted).toEqual(['XAF', 'USD']);
       const after = await ctx.deps.db
         .selectFrom('intents')
         .select((eb) => eb.fn.countAll<string>().as('n'))
         .executeTakeFirstOrThrow();
       expect(Number(after.n)).toBe(Number(before.n));
+      // USD where CinetPay serves cards (Cameroon, Côte d'Ivoire), in test mode; not in Senegal
+      // or Benin, and not in live mode, where no CinetPay account is configured here.
+      const abidjan = await createMerchant(ctx, 'Abidjan');
+      await ctx.services.merchants.setCountry(abidjan.merchantId, 'CI');
+      expect((await attempt(m, 'USD')).json()).toMatchObject({ currency: 'USD', amount: '5000.00' });
+      expect((await attempt(abidjan, 'USD')).statusCode).toBe(201);
+      expect(expectProblem(await attempt(abidjan, 'EUR'), 400, 'currency_unsupported', 'currency').accepted).toEqual(['XOF', 'USD']);
+      expect(expectProblem(await attempt(dakar, 'USD'), 400, 'currency_unsupported', 'currency').accepted).toEqual(['XOF']);
+      expect(expectProblem(await attempt(cotonou, 'USD'), 400, 'currency_unsupported', 'currency').accepted).toEqual(['XOF']);
+      expect(expectProblem(await attempt(m, 'USD', live(m)), 400, 'currency_unsupported', 'currency').accepted).toEqual(['XAF']);
     } finally {
       removeCardRoute = withCardRoute();
     }

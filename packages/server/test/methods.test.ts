@@ -121,6 +121,11 @@ describe('GET /payment-methods', () => {
     const live = { apiKey: m.live.apiKey, secretKey: m.live.secretKey };
     const { sessionToken } = await intent(m, {}, live);
     expect(await methodsOf(m, sessionToken, { apiKey: m.live.apiKey })).toEqual([{ type: 'wallet' }]);
+    // Live wallets are filled by top-ups in the country's currency: a live intent in dollars
+    // lists no wallet (test funding credits any currency, so test mode still does; decision 0098).
+    const dollars = await intent(m, {}, live);
+    await ctx.deps.db.updateTable('intents').set({ currency: 'USD', amount_minor: 2500n }).where('id', '=', dollars.id).execute();
+    expect(await methodsOf(m, dollars.sessionToken, { apiKey: m.live.apiKey })).toEqual([]);
   });
 
   it('a merchant in Senegal is not offered MTN MoMo Cameroon', async () => {
@@ -407,10 +412,11 @@ describe('dashboard: Settings → Payment methods', () => {
   it('the owner reads and sets the country and the methods of each mode', async () => {
     const t = await createMerchant(ctx, 'Dash');
     const send = await signIn(t);
-    expect((await send('GET', '/settings/country')).json()).toEqual({ country: 'CM', currency: 'XAF', currencies: { test: ['XAF'], live: ['XAF'] } });
+    // CinetPay's cards take USD in Cameroon and Côte d'Ivoire: test mode counts its sandbox account (decision 0098).
+    expect((await send('GET', '/settings/country')).json()).toEqual({ country: 'CM', currency: 'XAF', currencies: { test: ['XAF', 'USD'], live: ['XAF'] } });
     const set = await send('PUT', '/settings/country', { country: 'CI' });
     expect(set.statusCode, set.body).toBe(200);
-    expect(set.json()).toEqual({ country: 'CI', currency: 'XOF', currencies: { test: ['XOF'], live: ['XOF'] } });
+    expect(set.json()).toEqual({ country: 'CI', currency: 'XOF', currencies: { test: ['XOF', 'USD'], live: ['XOF'] } });
     expect((await send('PUT', '/settings/country', { country: 'TG' })).json()).toMatchObject({ country: 'TG', currency: 'XOF' });
     problem(await send('PUT', '/settings/country', { country: 'NG' }), 400, 'validation_error');
     await send('PUT', '/settings/country', { country: 'CI' });

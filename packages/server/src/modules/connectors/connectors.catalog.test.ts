@@ -19,7 +19,7 @@ import {
   servedMethods,
   servesNumber,
 } from './index.ts';
-import { providerPrefixes, suggestProvider } from './connectors.catalog.ts';
+import { providerPrefixes, servedCurrencies, suggestProvider } from './connectors.catalog.ts';
 import { NUMBERING_PLAN } from './connectors.numbering.ts';
 import { TEST_NUMBER_OUTCOMES } from './connectors.testnumbers.ts';
 
@@ -71,8 +71,20 @@ describe('provider descriptions', () => {
     expect(cinetpay).toMatchObject({ displayName: 'CinetPay', countries: [], approval: 'redirect', network: null, statusByReference: true });
     // No checkout lists the aggregator: it reaches operators and cards.
     for (const country of COUNTRY_CODES) expect(providersServing(country, country === 'CM' ? 'XAF' : 'XOF')).not.toContain('cinetpay');
-    const served = Object.fromEntries(servedMethods(cinetpay).map((m) => [m.method, m.countries]));
+    const served: Record<string, string[]> = {};
+    for (const m of servedMethods(cinetpay)) served[m.method] = [...(served[m.method] ?? []), ...m.countries];
     expect(served).toMatchObject({ moov_money: ['CI', 'ML', 'BF', 'TG', 'BJ'], free_money: ['SN'], card: ['CI', 'CM'] });
+    // Cards take USD besides the country's currency; mobile money the country's only (decision 0098).
+    expect(servedCurrencies(cinetpay, 'card', 'CI')).toEqual(['XOF', 'USD']);
+    expect(servedCurrencies(cinetpay, 'card', 'CM')).toEqual(['XAF', 'USD']);
+    expect(servedCurrencies(cinetpay, 'orange_money', 'CM')).toEqual(['XAF']);
+    expect(servedCurrencies(cinetpay, 'card', 'SN')).toBeUndefined();
+    expect(servedCurrencies(describeProvider('mtn_momo')!, 'mtn_momo', 'CM')).toBeUndefined();
+    expect(providersServing('CI', 'USD')).toEqual([]);
+    expect(checkAmountBounds(cinetpay, 'USD', 2500n)).toEqual({ ok: true });
+    expect(checkAmountBounds(cinetpay, 'USD', 1250n)).toMatchObject({ ok: false, reason: 'not_a_multiple', bounds: { step: 500n } });
+    expect(checkAmountBounds(cinetpay, 'USD', 250_500n)).toMatchObject({ ok: false, reason: 'above_maximum' });
+    expect(checkAmountBounds(cinetpay, 'EUR', 2500n)).toEqual({ ok: false, reason: 'currency_unsupported' });
     for (const countries of Object.values(served)) for (const c of countries) expect(['CM', 'SN', 'CI', 'BJ', 'BF', 'ML', 'TG']).toContain(c);
     expect(servesNumber(cinetpay, '+2250100000001')).toBe(true);
     expect(checkAmountBounds(cinetpay, 'XOF', 5000n)).toEqual({ ok: true });

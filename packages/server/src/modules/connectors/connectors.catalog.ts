@@ -54,6 +54,18 @@ export function providersServing(country: Country, currency: Currency): Provider
     .map((m) => m.name);
 }
 
+/**
+ * The currencies a connector moves for `method` in `country` when its `serves` says so: an
+ * aggregator's entry names them, or it moves the country's currency only (docs/decisions/0082:
+ * CinetPay's cards take USD, its mobile money does not). Undefined for a direct connector, or a
+ * method its `serves` does not list there: its bounds alone decide.
+ */
+export function servedCurrencies(description: Pick<ProviderDescription, 'serves'>, method: string, country: string): readonly Currency[] | undefined {
+  const served = description.serves?.find((s) => s.method === method && s.countries.includes(country));
+  if (served === undefined) return undefined;
+  return served.currencies ?? (isCountry(country) ? [currencyOf(country)] : []);
+}
+
 /** A payment method of the catalogue (its brand, network and USSD code), or undefined: not one (an aggregator, an unknown name). */
 export function describeMethod(name: string): PaymentMethodInfo | undefined {
   return paymentMethodCatalogue().find((m) => m.name === name);

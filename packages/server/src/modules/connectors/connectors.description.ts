@@ -71,8 +71,9 @@ export interface ServedMethod {
   method: string;
   countries: readonly string[];
   /**
-   * Optional: the currencies it takes there (a card route's EUR or USD besides the country's).
-   * Absent: each country's own currency only, as mobile money moves (docs/decisions/0082).
+   * Optional: every currency it takes there, the country's included when it takes it (CinetPay's
+   * cards in Côte d'Ivoire: XOF and USD). Absent: each country's own currency only, as mobile
+   * money moves (docs/decisions/0082). Routes take the connector only in these (decision 0098).
    */
   currencies?: readonly Currency[];
 }

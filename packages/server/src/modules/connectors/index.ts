@@ -65,6 +65,7 @@ export {
   operatorName,
   providerDescriptions,
   providersServing,
+  servedCurrencies,
   servesNumber,
 } from './connectors.catalog.ts';
 export { lookupNumber } from './connectors.numbering.ts';

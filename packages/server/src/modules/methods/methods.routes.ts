@@ -17,7 +17,7 @@ export default async function methodsRoutes(fastify: FastifyInstance) {
         tags,
         summary: 'The payment methods an intent may use (client operation)',
         description: [
-          'For the browser, with the API key alone. Lists what the intent of `sessionToken` may be paid with, in the key\'s mode, the intent\'s currency and the merchant\'s country: `{type: "wallet"}` when the merchant offers the Caisse wallet, then one `{type: "mobile_money", provider, …}` per provider the merchant offers in this mode that is configured and serves its country in that currency, in a stable order.',
+          "For the browser, with the API key alone. Lists what the intent of `sessionToken` may be paid with, in the key's mode, the intent's currency and the merchant's country: `{type: \"wallet\"}` when the merchant offers the Caisse wallet and wallets can hold the intent's currency (live: the country's, which top-ups fill; test: any, which test funding credits), then one `{type: \"mobile_money\", provider, …}` per provider the merchant offers in this mode that is configured and serves its country in that currency, in a stable order, then `{type: \"card\", …}` where a card route takes that currency (CinetPay: the country's and USD in Côte d'Ivoire and Cameroon).",
           "`minAmount` and `maxAmount` are the bounds of one payment in major units of the intent's currency; `prefixes` suggest the provider of a typed number (longest match; the payer may choose another); `ussd` is what the payer dials when the prompt does not show.",
           'Errors: `not_found` (404: no intent of this merchant and mode has this token), `validation_error` (400: `sessionToken` missing).',
         ].join('\n\n'),

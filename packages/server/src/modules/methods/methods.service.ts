@@ -20,6 +20,7 @@ import {
   type ProviderDescription,
   type ProviderName,
   providersServing,
+  servedCurrencies,
   servedMethods,
 } from '../connectors/index.ts';
 import type { RoutesService } from '../routes/index.ts';
@@ -198,7 +199,11 @@ export function createMethodsService(deps: Deps, c: MethodsCollaborators) {
     const bounds = reaching(offer, CARD_METHOD)
       .map((name) => {
         const takes = offer.registry.get(name)?.currencies;
-        return takes === undefined || takes.includes(currency) ? describeProvider(name)?.limits[currency] : undefined;
+        const description = describeProvider(name);
+        // As the route chooses: an aggregator takes cards in the currencies its `serves` names there.
+        const served = description && servedCurrencies(description, CARD_METHOD, offer.country);
+        if (served !== undefined && !served.includes(currency)) return undefined;
+        return takes === undefined || takes.includes(currency) ? description?.limits[currency] : undefined;
       })
       .filter((b) => b !== undefined);
     if (bounds.length === 0) return undefined;
@@ -270,7 +275,10 @@ export function createMethodsService(deps: Deps, c: MethodsCollaborators) {
     async forSession(scope: Scope, sessionToken: string): Promise<PaymentMethodList> {
       const intent = await c.intentBySessionToken(scope, sessionToken);
       const offer = await offerOf(scope);
-      const data: PaymentMethod[] = offer.wallet ? [{ type: 'wallet' }] : [];
+      // Live wallets are filled by top-ups, mobile money in the country's currency: none holds a card
+      // route's USD. Test funding credits any currency, so test mode lists it for every one (decision 0098).
+      const walletHolds = scope.mode === 'test' || intent.currency === currencyOf(offer.country);
+      const data: PaymentMethod[] = offer.wallet && walletHolds ? [{ type: 'wallet' }] : [];
       if (!isCurrency(intent.currency)) return { data };
       const currency = intent.currency;
       for (const name of offeredProviders(scope, offer, currency)) {

@@ -19,6 +19,7 @@ import {
   providerNames,
   providerUnavailable,
   sandboxAccountId,
+  servedCurrencies,
   servedMethods,
 } from '../connectors/index.ts';
 import { type RouteKey, type RouteKind, type RouteRow, routesRepository as repo } from './routes.repository.ts';
@@ -309,14 +310,19 @@ export function createRoutesService(deps: Deps, c: { connectors: ConnectorSource
         if (movement.health !== false && !routeAvailable(key.mode, key.country, name, key.method, registry)) continue;
         const bounds = checkAmountBounds(description, movement.currency, movement.amount);
         const takesCurrency = impl.currencies === undefined || impl.currencies.includes(movement.currency);
-        if (bounds.ok && takesCurrency) return { connector: name, account, description, impl };
+        // An aggregator moves for this method what its `serves` says (CinetPay: USD by card, not by mobile money).
+        const served = servedCurrencies(description, key.method, key.country);
+        const servesCurrency = served === undefined || served.includes(movement.currency);
+        if (bounds.ok && takesCurrency && servesCurrency) return { connector: name, account, description, impl };
         outOfBounds ??=
-          !takesCurrency || (!bounds.ok && bounds.reason === 'currency_unsupported')
+          !takesCurrency || !servesCurrency || (!bounds.ok && bounds.reason === 'currency_unsupported')
             ? new ApiError(
                 'currency_unsupported',
-                takesCurrency
-                  ? `${named} does not move ${movement.currency}; it takes ${Object.keys(description.limits).join(', ')}`
-                  : `${named} as configured on this server does not move ${movement.currency}; it takes ${impl.currencies?.join(', ') || 'no currency'}`,
+                !servesCurrency
+                  ? `${named} does not move ${movement.currency} in ${key.country}; it takes ${served?.join(', ') || 'no currency'} there`
+                  : takesCurrency
+                    ? `${named} does not move ${movement.currency}; it takes ${Object.keys(description.limits).join(', ')}`
+                    : `${named} as configured on this server does not move ${movement.currency}; it takes ${impl.currencies?.join(', ') || 'no currency'}`,
                 { param: 'currency' },
               )
             : new ApiError(

@@ -1,4 +1,4 @@
-import { type Currency, formatAmount } from '../../../platform/money.ts';
+import { type Currency, formatAmount, isCurrency } from '../../../platform/money.ts';
 import { decimalToMinor } from '../connectors.amounts.ts';
 import { checkAmountBounds, fitMessage } from '../connectors.description.ts';
 import { type HttpResult, ProviderHttp } from '../connectors.http.ts';
@@ -17,7 +17,16 @@ import type {
   SubmitResult,
 } from '../connectors.types.ts';
 import { CINETPAY_DESCRIPTION } from './cinetpay.description.ts';
-import { codeText, FAILURE_REASONS, PAYMENT_CODES, splitNumber, TRANSFER_CODES, verifyNotificationToken } from './cinetpay.rules.ts';
+import {
+  cinetPayAmount,
+  codeText,
+  FAILURE_REASONS,
+  MOBILE_MONEY_CURRENCIES,
+  PAYMENT_CODES,
+  splitNumber,
+  TRANSFER_CODES,
+  verifyNotificationToken,
+} from './cinetpay.rules.ts';
 import {
   type CinetPayTransferView,
   checkCinetPayAnswer,
@@ -147,6 +156,9 @@ export function createCinetPayConnector(settings: CinetPaySettings, deps: Connec
         : bounds.reason === 'not_a_multiple'
           ? 'AMOUNT_NOT_A_MULTIPLE_OF_5'
           : 'AMOUNT_OUT_OF_BOUNDS';
+    if (cinetPayAmount(req.amount, req.currency) === undefined) return 'AMOUNT_NOT_A_MULTIPLE_OF_5';
+    // No operator of Caisse's countries takes USD on CinetPay's page: USD is for cards.
+    if (kind === 'collection' && req.method !== 'card' && !MOBILE_MONEY_CURRENCIES.includes(req.currency)) return 'INVALID_CURRENCY';
     if (kind === 'collection') {
       if (returnUrl === undefined || !/^https?:\/\/[^\s]+$/.test(returnUrl)) return 'INVALID_RETURN_URL';
       if (req.method === 'card') {
@@ -174,7 +186,8 @@ export function createCinetPayConnector(settings: CinetPaySettings, deps: Connec
       apikey: settings.apiKey,
       site_id: settings.siteId,
       transaction_id: req.reference,
-      amount: Number(req.amount),
+      // A whole number of dollars or francs (checked above).
+      amount: cinetPayAmount(req.amount, req.currency),
       currency: req.currency,
       // The merchant's short name, as CinetPay's page shows it (its rules: none of `#/$_&`).
       description: fitMessage(CINETPAY_DESCRIPTION.messages, req.payerName ?? settings.merchantName ?? 'Caisse', 'Caisse'),
@@ -223,7 +236,7 @@ export function createCinetPayConnector(settings: CinetPaySettings, deps: Connec
   }
 
   function view(kind: ConnectorKind, reference: string, amountText: string, currencyText: string) {
-    if (currencyText !== 'XAF' && currencyText !== 'XOF')
+    if (!isCurrency(currencyText) || !CINETPAY_DESCRIPTION.currencies.includes(currencyText))
       return out.unknown('status', kind, reference, `the answer's currency ${currencyText} is not one we handle`);
     const currency: Currency = currencyText;
     const amount = decimalToMinor(amountText, currency);
@@ -327,7 +340,7 @@ export function createCinetPayConnector(settings: CinetPaySettings, deps: Connec
       {
         prefix: number.prefix,
         phone: number.phone,
-        amount: Number(req.amount),
+        amount: cinetPayAmount(req.amount, req.currency),
         client_transaction_id: req.reference,
         notify_url: notifyUrl('disbursement', req.reference),
       },

@@ -12,11 +12,19 @@ export const CINETPAY_DESCRIPTION: ProviderDescription = {
   name: 'cinetpay',
   displayName: 'CinetPay',
   countries: [],
-  currencies: ['XAF', 'XOF'],
+  // USD by card only (docs/decisions/0098-usd-by-card-through-cinetpay.md): its page lists the
+  // operators of the countries of the payment's currency, and none of Caisse's countries is in USD.
+  currencies: ['XAF', 'XOF', 'USD'],
   approval: 'redirect',
-  // CinetPay takes whole francs in multiples of 5 (its initialisation's `amount`); 100 at least
-  // (its documented minimum) and 1 500 000 at most (its transfer API's ceiling, the lower of the two).
-  limits: { XAF: { min: 100n, max: 1_500_000n, step: 5n }, XOF: { min: 100n, max: 1_500_000n, step: 5n } },
+  // CinetPay's `amount` is a whole number of the currency's unit, a multiple of 5: francs from 100
+  // (its documented minimum) to 1 500 000 (its transfer API's ceiling, the lower of the two);
+  // dollars in multiples of $5 (500 cents), from $5 to $2 500 (ours: it documents no USD bound,
+  // this is about the francs' ceiling).
+  limits: {
+    XAF: { min: 100n, max: 1_500_000n, step: 5n },
+    XOF: { min: 100n, max: 1_500_000n, step: 5n },
+    USD: { min: 500n, max: 250_000n, step: 500n },
+  },
   ussd: null,
   network: null,
   // No refund operation: a mobile-money payment is given back by a transfer to the payer's number
@@ -85,7 +93,8 @@ export const CINETPAY_DESCRIPTION: ProviderDescription = {
    * Read from CinetPay's code table (docs.cinetpay.com, "Code table": payment methods per country)
    * and kept to the countries Caisse sells in: Orange (OM, OMSN, OMML, OMBF, OMCM), MTN (MOMO,
    * MOMOCM, MOMOBJ), Moov (FLOOZ, MOOVML, MOOVBF, FLOOZTG, FLOOZBJ), Wave (WAVECI, WAVESN), Free
-   * (FREESN), T-Money (TMONEYTG), cards (VISAM in CI, VISAMCM in CM).
+   * (FREESN), T-Money (TMONEYTG), cards (VISAM in CI, VISAMCM in CM). Cards also take USD, one of
+   * the currencies its initialisation documents; mobile money moves the country's currency only.
    */
   serves: [
     { method: 'orange_money', countries: ['CI', 'SN', 'ML', 'BF', 'CM'] },
@@ -94,7 +103,8 @@ export const CINETPAY_DESCRIPTION: ProviderDescription = {
     { method: 'wave', countries: ['CI', 'SN'] },
     { method: 'free_money', countries: ['SN'] },
     { method: 't_money', countries: ['TG'] },
-    { method: 'card', countries: ['CI', 'CM'] },
+    { method: 'card', countries: ['CI'], currencies: ['XOF', 'USD'] },
+    { method: 'card', countries: ['CM'], currencies: ['XAF', 'USD'] },
   ],
   refundUnsupported: {
     card: "CinetPay's payment API has no refund and its transfers go to a phone, not a card: refund the customer another way and record it",

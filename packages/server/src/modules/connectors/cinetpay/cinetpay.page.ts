@@ -45,6 +45,7 @@ const TEXT = {
     unknown: 'Ce paiement n’existe pas.',
     badNumber: 'Saisissez un numéro valide (chiffres, avec ou sans +).',
     badCard: 'Saisissez un numéro de carte valide (13 à 19 chiffres).',
+    badCurrency: 'Aucun opérateur ne prend cette devise : payez par carte.',
     other: 'English',
   },
   en: {
@@ -69,6 +70,7 @@ const TEXT = {
     unknown: 'This payment does not exist.',
     badNumber: 'Enter a valid number (digits, with or without +).',
     badCard: 'Enter a valid card number (13 to 19 digits).',
+    badCurrency: 'No operator takes this currency: pay by card.',
     other: 'Français',
   },
 } as const;
@@ -96,7 +98,7 @@ export function cinetPayPage<E>(
   payment: RedirectPayment<E> | undefined,
   view: PageView | undefined,
   lang: CinetPayPageLanguage,
-  opts: { path: string; error?: 'number' | 'card' },
+  opts: { path: string; error?: 'number' | 'card' | 'currency' },
 ): string {
   const t = TEXT[lang];
   if (payment === undefined || view === undefined) return layout(lang, `<p>${t.unknown}</p>`);
@@ -111,7 +113,9 @@ export function cinetPayPage<E>(
       ? `<p class="error" role="alert">${t.badNumber}</p>`
       : opts.error === 'card'
         ? `<p class="error" role="alert">${t.badCard}</p>`
-        : '';
+        : opts.error === 'currency'
+          ? `<p class="error" role="alert">${t.badCurrency}</p>`
+          : '';
   const locked = payment.phoneNumber !== undefined ? ' readonly' : '';
   const options = PAGE_OPERATORS.map((o) => `<option value="${o.code}">${escape(o.label)}</option>`).join('');
   const mobile = view.mobile

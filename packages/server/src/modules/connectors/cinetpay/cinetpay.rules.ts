@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { safeEqual } from '../../../platform/crypto.ts';
+import { CURRENCIES, type Currency } from '../../../platform/money.ts';
 import { NOTIFICATION_FIELDS } from './cinetpay.schema.ts';
 
 /**
@@ -103,6 +104,27 @@ export function splitNumber(e164: string): { prefix: string; phone: string; curr
   const known = CALLING_CODES[prefix];
   if (known === undefined || digits.length - 3 < 6) return undefined;
   return { prefix, phone: digits.slice(3), currency: known.currency };
+}
+
+/**
+ * The currencies CinetPay's page lists operators in for the countries Caisse sells in: the page
+ * shows the countries of the payment's currency, so a USD payment there can only be by card.
+ */
+export const MOBILE_MONEY_CURRENCIES: readonly Currency[] = ['XAF', 'XOF'];
+
+/**
+ * Our minor units as CinetPay's `amount`, a whole number of the currency's unit (500 cents → 5
+ * dollars); undefined when not whole. The description's step (5 francs, 500 cents) keeps every
+ * amount sent whole and a multiple of 5.
+ */
+export function cinetPayAmount(minor: bigint, currency: Currency): number | undefined {
+  const scale = 10n ** BigInt(CURRENCIES[currency]);
+  return minor % scale === 0n ? Number(minor / scale) : undefined;
+}
+
+/** CinetPay's whole `amount` back in our minor units. */
+export function minorOfCinetPay(amount: number, currency: Currency): bigint {
+  return BigInt(amount) * 10n ** BigInt(CURRENCIES[currency]);
 }
 
 /** A code as CinetPay writes it (string or number), compared as text. */

@@ -1,12 +1,13 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { randomToken } from '../../../platform/crypto.ts';
+import { type Currency, formatAmount } from '../../../platform/money.ts';
 import { checkAmountBounds } from '../connectors.description.ts';
 import { type NotificationLog, type RedirectPayment, RedirectPayments } from '../sandbox/redirect-payments.ts';
 import { formFields, readRequestBody, SandboxAnswer } from '../sandbox/sandbox.http.ts';
 import { testOutcome } from '../sandbox/test-numbers.ts';
 import { CINETPAY_DESCRIPTION } from './cinetpay.description.ts';
 import { type CinetPayPageLanguage, cinetPayPage, PAGE_OPERATORS } from './cinetpay.page.ts';
-import { notificationToken, PAYMENT_CODES, REFUSED_CHARACTERS } from './cinetpay.rules.ts';
+import { minorOfCinetPay, MOBILE_MONEY_CURRENCIES, notificationToken, PAYMENT_CODES, REFUSED_CHARACTERS } from './cinetpay.rules.ts';
 import { bodyFields, cinetPayDate, failureCode, refused } from './cinetpay.sandbox.answers.ts';
 import type { CinetPaySandboxParts, CinetPaySandboxPayment, Extra } from './cinetpay.sandbox.types.ts';
 import { type CinetPayPaymentBody, checkCinetPayCheckBody, checkCinetPayPaymentBody } from './cinetpay.schema.ts';
@@ -80,14 +81,16 @@ export function cinetPayPayments(ctx: CinetPaySandboxParts & { siteOk: (siteId: 
         'MINIMUM_REQUIRED_FIELDS',
         'description and transaction_id take no special characters (#,/,$,_,&)',
       );
-    if (b.currency !== 'XOF' && b.currency !== 'XAF')
-      throw refused(400, PAYMENT_CODES.ERROR_CURRENCY_NOTVALID, 'ERROR_CURRENCY_NOTVALID', `currency ${b.currency} is not valid`);
+    const currency = CINETPAY_DESCRIPTION.currencies.find((c) => c === b.currency);
+    if (currency === undefined) throw refused(400, PAYMENT_CODES.ERROR_CURRENCY_NOTVALID, 'ERROR_CURRENCY_NOTVALID', `currency ${b.currency} is not valid`);
+    // A whole number of the currency's unit (dollars too), a multiple of 5.
     if (b.amount % 5 !== 0) throw refused(400, PAYMENT_CODES.MINIMUM_REQUIRED_FIELDS, 'MINIMUM_REQUIRED_FIELDS', 'amount must be a multiple of 5');
-    const bounds = checkAmountBounds(CINETPAY_DESCRIPTION, b.currency, BigInt(b.amount));
+    const bounds = checkAmountBounds(CINETPAY_DESCRIPTION, currency, minorOfCinetPay(b.amount, currency));
+    const major = (minor: bigint | undefined) => (minor === undefined ? '' : formatAmount(minor, currency).replace(/\.00$/, ''));
     if (!bounds.ok && bounds.reason === 'below_minimum')
-      throw refused(400, PAYMENT_CODES.ERROR_AMOUNT_TOO_LOW, 'ERROR_AMOUNT_TOO_LOW', `amount must be at least ${bounds.bounds?.min}`);
+      throw refused(400, PAYMENT_CODES.ERROR_AMOUNT_TOO_LOW, 'ERROR_AMOUNT_TOO_LOW', `amount must be at least ${major(bounds.bounds?.min)}`);
     if (!bounds.ok && bounds.reason === 'above_maximum')
-      throw refused(400, PAYMENT_CODES.ERROR_AMOUNT_TOO_HIGH, 'ERROR_AMOUNT_TOO_HIGH', `amount must be at most ${bounds.bounds?.max}`);
+      throw refused(400, PAYMENT_CODES.ERROR_AMOUNT_TOO_HIGH, 'ERROR_AMOUNT_TOO_HIGH', `amount must be at most ${major(bounds.bounds?.max)}`);
     if (b.channels === 'CREDIT_CARD') {
       const needed = [
         'customer_name',
@@ -191,8 +194,12 @@ export function cinetPayPayments(ctx: CinetPaySandboxParts & { siteOk: (siteId: 
   async function page(method: string, token: string, req: IncomingMessage): Promise<SandboxAnswer> {
     const query = new URL(req.url ?? '/', 'http://sandbox.invalid').searchParams;
     const p = store.get(token);
+    // The page lists the operators of the countries of the payment's currency: none of ours for USD.
+    const mobile = (currency: string) => MOBILE_MONEY_CURRENCIES.includes(currency as Currency);
     const view =
-      p === undefined ? undefined : { mobile: !p.extra.card, card: p.extra.card || p.extra.body.channels === 'ALL', merchant: p.extra.body.description };
+      p === undefined
+        ? undefined
+        : { mobile: !p.extra.card && mobile(p.currency), card: p.extra.card || p.extra.body.channels === 'ALL', merchant: p.extra.body.description };
     const path = pageUrl(token);
     const language = (v: string | null | undefined, fallback: CinetPayPageLanguage): CinetPayPageLanguage => (v === 'fr' || v === 'en' ? v : fallback);
     let lang = language(query.get('lang'), p?.language ?? 'fr');
@@ -213,6 +220,7 @@ export function cinetPayPayments(ctx: CinetPaySandboxParts & { siteOk: (siteId: 
       return new SandboxAnswer(400, cinetPayPage(p, view, lang, { path }));
     if (action === 'approve') {
       if (p.extra.card) return new SandboxAnswer(400, cinetPayPage(p, view, lang, { path, error: 'card' }));
+      if (!view?.mobile) return new SandboxAnswer(400, cinetPayPage(p, view, lang, { path, error: 'currency' }));
       p.extra.paymentMethod = PAGE_OPERATORS.find((o) => o.code === form.operator)?.code ?? 'OM';
     }
     const done = store.act(token, action, form.phoneNumber?.trim() || undefined);

@@ -15,7 +15,8 @@ import type { CinetPaySandbox, CinetPaySandboxOptions } from './cinetpay.sandbox
  * `customer_phone_number` (or typed on the page), a card's the card number: their last three
  * digits decide the outcome (docs/spec/providers.md). It refuses what CinetPay refuses, with its
  * codes: a missing field or a character it does not take (608), an amount that is not a multiple
- * of 5 (608) or out of its bounds (641, 642), another currency (612), an unknown apikey (609) or
+ * of 5 (608) or out of its bounds (641, 642), a currency other than XOF, XAF and USD (612; a USD
+ * page lists no operator of our countries, so dollars are paid by card), an unknown apikey (609) or
  * site_id (613), a card payment without the customer's details (624), a transaction_id used
  * before (620); for transfers a bad password (701), a stale token (705, 706), a number that is
  * not a contact (724), a client_transaction_id used before (805).

@@ -41,7 +41,7 @@ export const CINETPAY_CONNECTOR: ConnectorDefinition<CinetPaySettings, CinetPayS
       timeoutMs,
     }),
     help: ({ url, secretsFile }) =>
-      `${url}  (payment API /v2, transfer API /v1; any apikey starting with cinetpay_, a site_id of digits; XOF, XAF in multiples of 5; notifications signed with the secret key in ${secretsFile})`,
+      `${url}  (payment API /v2, transfer API /v1; any apikey starting with cinetpay_, a site_id of digits; XOF, XAF in multiples of 5, USD by card in multiples of 5 dollars; notifications signed with the secret key in ${secretsFile})`,
   },
   // The apikey and site_id of a service, the secret key that signs its notifications, and the
   // transfer API's password (without it the account collects only). notify_url goes with each
