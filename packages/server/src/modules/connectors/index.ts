@@ -9,6 +9,7 @@ export type {
   ConnectorKind,
   IncomingCallback,
   ListedRequest,
+  OperatorTarget,
   PaymentCustomer,
   PaymentRequest,
   StatusResult,
@@ -59,12 +60,14 @@ export {
   connectorsServing,
   describeMethod,
   describeProvider,
+  lacksOf,
   methodPrefixes,
   methodServesNumber,
   methodsServed,
   operatorName,
   providerDescriptions,
   providersServing,
+  refreshLacks,
   servesNumber,
 } from './connectors.catalog.ts';
 export { lookupNumber } from './connectors.numbering.ts';
