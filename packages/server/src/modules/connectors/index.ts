@@ -9,7 +9,6 @@ export type {
   ConnectorKind,
   IncomingCallback,
   ListedRequest,
-  OperatorTarget,
   PaymentCustomer,
   PaymentRequest,
   StatusResult,
