@@ -108,6 +108,22 @@ describe('refunds', () => {
   });
 });
 
+describe('late payments', () => {
+  it('a late success through pawaPay that it cannot refund to its operator waits to be returned by hand, nothing sent', async () => {
+    const id = await paidThroughPawapay('2000');
+    const attempt = await ctx.deps.db.selectFrom('payment_attempts').selectAll().where('intent_id', '=', id).executeTakeFirstOrThrow();
+    await configure({ REFUND: ['MTN_MOMO_CMR'] });
+    // Read outside the transaction, as the refunds do; the settling transaction asks the copy.
+    await ctx.services.connectors.forMode('test').get('pawapay')?.refreshLacks?.();
+    const refunds = pp.stats().refunds;
+    const before = await ctx.services.refunds.openManualReturns();
+    const row = await ctx.deps.db.transaction().execute((tx) => ctx.services.refunds.returnLatePayment(tx, attempt));
+    expect(row).toBeUndefined();
+    expect(await ctx.services.refunds.openManualReturns()).not.toEqual(before);
+    expect(pp.stats().refunds).toBe(refunds);
+  });
+});
+
 describe('payouts', () => {
   it('PAYOUT not enabled: the route’s next connector pays; pawaPay alone: 400 destination_unsupported saying why; enabled: through pawaPay', async () => {
     // Money to pay out: a payment through MTN's own connector, available at once.

@@ -296,6 +296,8 @@ export function createMobileRefunds(
     const description = describeProvider(attempt.connector);
     if (description === undefined) return false;
     const impl = lifecycle.connectorFor(attempt.mode, attempt.connector);
+    // Its refund operation, when it has one, is what sends it back: not for an operator whose refunds the account lacks (pawaPay's).
+    if (impl?.refund !== undefined && impl.lacksFor?.('refund', { method: attempt.provider, phoneNumber: attempt.phone_number }) !== undefined) return false;
     const can = capabilitiesOf(description, impl);
     return can.disburse || (can.refund && impl?.refund !== undefined && refundsWhole(attempt, attempt.amount_minor));
   }
