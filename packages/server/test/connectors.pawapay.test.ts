@@ -466,6 +466,22 @@ describe('pawapay: pre-authorisation codes (Orange in Burkina Faso)', () => {
     await w.c.refreshLacks();
     expect(w.c.lacksFor('disburse', { method: 'mtn_momo', country: 'CM' })).toBeUndefined();
   });
+
+  it('pawaPay not answering its active configuration: read at most once a minute, requests go on without it', async () => {
+    const w = await world();
+    const pp = w.sandbox.of(PAWAPAY_CONNECTOR);
+    pp.setDisabledOperations({ PAYOUT: ['MTN_MOMO_CMR'] });
+    pp.setFaults({ answer500: true });
+    await w.c.refreshLacks();
+    pp.setFaults({ answer500: false });
+    // Within the minute: not asked again, so nothing is known and nothing refused here.
+    await w.c.refreshLacks();
+    expect(await w.c.authorisation('orange_money', 'BF')).toBe('pre_authorisation_code');
+    expect(w.c.lacksFor('disburse', { method: 'mtn_momo', country: 'CM' })).toBeUndefined();
+    w.clock.advance(61 * SECOND);
+    await w.c.refreshLacks();
+    expect(w.c.lacksFor('disburse', { method: 'mtn_momo', country: 'CM' })).toBeDefined();
+  });
 });
 
 describe('pawapay: toolkit and check', () => {

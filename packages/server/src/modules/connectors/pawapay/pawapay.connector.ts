@@ -406,9 +406,17 @@ export function createPawapayConnector(settings: PawapaySettings, deps: Connecto
     return pawapayProviderFor(method, country)?.codeUssd;
   }
 
-  /** The active configuration, read again once a minute old (never inside a transaction). */
+  /**
+   * The active configuration, read again once a minute old (never inside a transaction). At most
+   * one read a minute, answered or not: while pawaPay does not answer, requests go on with the
+   * last copy (or none) instead of each waiting for it; concurrent callers share the one read.
+   */
+  let confTriedAt = Number.NEGATIVE_INFINITY;
   async function freshConf(): Promise<void> {
-    if (conf === undefined || now() - conf.at > ACTIVE_CONF_TTL_MS) await activeConfiguration();
+    if (conf !== undefined && now() - conf.at <= ACTIVE_CONF_TTL_MS) return;
+    if (now() - confTriedAt < ACTIVE_CONF_TTL_MS) return;
+    confTriedAt = now();
+    await activeConfiguration();
   }
 
   /** What the account's active configuration lists for one operator and its currency, from the last read. */
