@@ -409,7 +409,7 @@ export function createPawapayConnector(settings: PawapaySettings, deps: Connecto
   /**
    * The active configuration, read again once a minute old (never inside a transaction). At most
    * one read a minute, answered or not: while pawaPay does not answer, requests go on with the
-   * last copy (or none) instead of each waiting for it; concurrent callers share the one read.
+   * last copy (or none) instead of each waiting for it, as does a caller while the read runs.
    */
   let confTriedAt = Number.NEGATIVE_INFINITY;
   async function freshConf(): Promise<void> {
