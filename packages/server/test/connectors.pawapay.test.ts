@@ -438,6 +438,50 @@ describe('pawapay: pre-authorisation codes (Orange in Burkina Faso)', () => {
     expect(await w.c.authorisation('mtn_momo', 'CM')).toBe('phone_prompt');
     expect(await w.c.authorisation('mtn_momo', 'ML')).toBeUndefined();
   });
+
+  it('what the active configuration leaves out per operator: unknown until read, then said, kept a minute; the sandbox refuses it too', async () => {
+    const w = await world();
+    const pp = w.sandbox.of(PAWAPAY_CONNECTOR);
+    pp.setDisabledOperations({ PAYOUT: ['MTN_MOMO_CMR'], REFUND: ['MOOV_BEN'] });
+    const conf = await w.call('GET', '/v2/active-conf?country=CMR');
+    const mtn = (conf.body.countries as { providers: { provider: string; currencies: { operationTypes: object }[] }[] }[])[0]?.providers.find(
+      (p) => p.provider === 'MTN_MOMO_CMR',
+    );
+    expect(Object.keys(mtn?.currencies[0]?.operationTypes ?? {})).toEqual(['DEPOSIT', 'REFUND']);
+    // Never read: no refusal of ours (pawaPay answers for itself).
+    expect(w.c.lacksFor('disburse', { method: 'mtn_momo', country: 'CM' })).toBeUndefined();
+    await w.c.refreshLacks();
+    expect(w.c.lacksFor('disburse', { method: 'mtn_momo', country: 'CM' })).toContain('does not enable payouts to MTN_MOMO_CMR (XAF)');
+    expect(w.c.lacksFor('collect', { method: 'mtn_momo', country: 'CM' })).toBeUndefined();
+    expect(w.c.lacksFor('refund', { method: 'moov_money', phoneNumber: '+2290145112233' })).toContain('refunds to MOOV_BEN (XOF)');
+    expect(w.c.lacksFor('refund', { method: 'mtn_momo', phoneNumber: '+237670000001' })).toBeUndefined();
+    // pawaPay refuses it as well: nothing is created.
+    expect(await w.c.disburse(payment('001'))).toMatchObject({ status: 'FAILED', reason: 'PAYOUTS_NOT_ALLOWED' });
+    expect(pp.stats().payouts).toBe(0);
+    // Kept a minute, then read again.
+    pp.setDisabledOperations({});
+    await w.c.refreshLacks();
+    expect(w.c.lacksFor('disburse', { method: 'mtn_momo', country: 'CM' })).toBeDefined();
+    w.clock.advance(61 * SECOND);
+    await w.c.refreshLacks();
+    expect(w.c.lacksFor('disburse', { method: 'mtn_momo', country: 'CM' })).toBeUndefined();
+  });
+
+  it('pawaPay not answering its active configuration: read at most once a minute, requests go on without it', async () => {
+    const w = await world();
+    const pp = w.sandbox.of(PAWAPAY_CONNECTOR);
+    pp.setDisabledOperations({ PAYOUT: ['MTN_MOMO_CMR'] });
+    pp.setFaults({ answer500: true });
+    await w.c.refreshLacks();
+    pp.setFaults({ answer500: false });
+    // Within the minute: not asked again, so nothing is known and nothing refused here.
+    await w.c.refreshLacks();
+    expect(await w.c.authorisation('orange_money', 'BF')).toBe('pre_authorisation_code');
+    expect(w.c.lacksFor('disburse', { method: 'mtn_momo', country: 'CM' })).toBeUndefined();
+    w.clock.advance(61 * SECOND);
+    await w.c.refreshLacks();
+    expect(w.c.lacksFor('disburse', { method: 'mtn_momo', country: 'CM' })).toBeDefined();
+  });
 });
 
 describe('pawapay: toolkit and check', () => {

@@ -14,6 +14,7 @@ import {
   type Decision,
   describeProvider,
   fitMessage,
+  lacksOf,
   newReference,
   refundRefusal,
 } from '../connectors/index.ts';
@@ -247,6 +248,16 @@ export function createMobileRefunds(
   }
 
   /**
+   * The connector of the account a payment was made with, read outside any transaction, with what
+   * it enables per operator read again where stale (pawaPay's active configuration).
+   */
+  async function connectorOf(paid: AttemptRow): Promise<Connector | undefined> {
+    const connector = await lifecycle.connectorOf(paid);
+    await connector?.refreshLacks?.();
+    return connector;
+  }
+
+  /**
    * 409 `refund_unsupported` when the provider can neither refund this amount nor transfer to the
    * payer (its refund operation gives back whole payments only); 503 when it is not configured here.
    */
@@ -263,8 +274,9 @@ export function createMobileRefunds(
     if (!description?.capabilities.refund)
       throw new ApiError('refund_unsupported', `${name} cannot send money back to the payer: refund the customer another way`);
     if (!connector) throw new ApiError('provider_unavailable', `${paid.provider} is not configured for ${scope.mode} mode on this server`);
-    // The provider can, this account cannot (an MTN account without a disbursement key).
-    const lacking = connector.lacks?.refund;
+    // The provider can, this account cannot (an MTN account without a disbursement key), or not
+    // for this payment's operator (pawaPay's active configuration, as last read).
+    const lacking = lacksOf(connector, 'refund', { method: paid.provider, phoneNumber: paid.phone_number });
     if (lacking !== undefined) throw new ApiError('refund_unsupported', `${name} cannot refund this payment: ${lacking}; refund the customer another way`);
     // A part goes back by a transfer, which the account must be able to send (a checkout-only Wave key cannot).
     const canTransfer = description.capabilities.disburse && connector.lacks?.disburse === undefined;
@@ -284,6 +296,8 @@ export function createMobileRefunds(
     const description = describeProvider(attempt.connector);
     if (description === undefined) return false;
     const impl = lifecycle.connectorFor(attempt.mode, attempt.connector);
+    // Its refund operation, when it has one, is what sends it back: not for an operator whose refunds the account lacks (pawaPay's).
+    if (impl?.refund !== undefined && impl.lacksFor?.('refund', { method: attempt.provider, phoneNumber: attempt.phone_number }) !== undefined) return false;
     const can = capabilitiesOf(description, impl);
     return can.disburse || (can.refund && impl?.refund !== undefined && refundsWhole(attempt, attempt.amount_minor));
   }
@@ -307,7 +321,7 @@ export function createMobileRefunds(
       const paid = await attempts.findPaid(db, intentId);
       if (!paid) return undefined;
       // The payment's own account, even disabled or replaced since; read before the transaction.
-      const connector = await lifecycle.connectorOf(paid);
+      const connector = await connectorOf(paid);
       // Checked again with the amount once it is known (a whole refund may need the refund operation).
       assertCanRefund(scope, paid, paid.amount_minor, connector);
       const row = await inTransaction(db, answer, async (tx) => {
@@ -436,7 +450,7 @@ export function createMobileRefunds(
     },
 
     /** The connector of the account a payment was made with (`cannotRefund`'s), read outside any transaction. */
-    connectorOf: (paid: AttemptRow) => lifecycle.connectorOf(paid),
+    connectorOf,
 
     /** What the merchant's refunds of this intent still waiting for the provider hold. */
     pendingAmount: (tx: Tx, intentId: string) => repo.pendingAmount(tx, intentId),

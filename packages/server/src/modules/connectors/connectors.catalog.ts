@@ -2,9 +2,9 @@ import { type Country, currencyOf, isCountry } from '../../platform/countries.ts
 import { ApiError } from '../../platform/errors.ts';
 import { type Currency, formatAmount } from '../../platform/money.ts';
 import { type Capability, checkAmountBounds, type ProviderDescription, servedMethods } from './connectors.description.ts';
-import type { Connector } from './connectors.types.ts';
+import type { Connector, OperatorTarget } from './connectors.types.ts';
 import { lookupNumber, type Operator, prefixesOf } from './connectors.numbering.ts';
-import { connectorDefinitions, descriptionOf, paymentMethodCatalogue, type ProviderName } from './connectors.registry.ts';
+import { type ConnectorRegistry, connectorDefinitions, descriptionOf, paymentMethodCatalogue, type ProviderName } from './connectors.registry.ts';
 import { OPERATOR_NAMES, type PaymentMethodInfo } from './connectors.methods.ts';
 
 /**
@@ -19,15 +19,41 @@ export function describeProvider(name: string): ProviderDescription | undefined 
 
 /**
  * What the provider does through this connector: its description's capabilities less what the
- * connector's account lacks (an MTN account without a disbursement key only collects).
+ * connector's account lacks (an MTN account without a disbursement key only collects) and, for
+ * one operator (`target`), what the account's configuration leaves out for it (pawaPay's).
  */
-export function capabilitiesOf(description: ProviderDescription, connector: Pick<Connector, 'lacks'> | undefined): Record<Capability, boolean> {
-  const lacks = connector?.lacks ?? {};
+export function capabilitiesOf(
+  description: ProviderDescription,
+  connector: Pick<Connector, 'lacks' | 'lacksFor'> | undefined,
+  target?: OperatorTarget,
+): Record<Capability, boolean> {
+  const lacking = (c: Capability) => (connector === undefined ? undefined : lacksOf(connector, c, target));
   return {
-    collect: description.capabilities.collect && lacks.collect === undefined,
-    disburse: description.capabilities.disburse && lacks.disburse === undefined,
-    refund: description.capabilities.refund && lacks.refund === undefined,
+    collect: description.capabilities.collect && lacking('collect') === undefined,
+    disburse: description.capabilities.disburse && lacking('disburse') === undefined,
+    refund: description.capabilities.refund && lacking('refund') === undefined,
   };
+}
+
+/** Why this connector's account cannot do `capability` (for `target`'s operator when given), or undefined: it can, as far as it knows. */
+export function lacksOf(connector: Pick<Connector, 'lacks' | 'lacksFor'>, capability: Capability, target?: OperatorTarget): string | undefined {
+  return connector.lacks?.[capability] ?? (target === undefined ? undefined : connector.lacksFor?.(capability, target));
+}
+
+/**
+ * Reads again, where it is stale, what each connector of `registry` knows of its operators
+ * (pawaPay's active configuration, cached a minute): before a transaction that asks `lacksOf`.
+ */
+export async function refreshLacks(registry: Pick<ConnectorRegistry, 'providers' | 'get'>, only?: readonly string[]): Promise<void> {
+  const names = only ?? registry.providers();
+  await Promise.all(
+    names.map((name) =>
+      registry
+        .get(name)
+        ?.refreshLacks?.()
+        .catch(() => undefined),
+    ),
+  );
 }
 
 /** Every provider's description, in the registry's order. */

@@ -199,6 +199,13 @@ export interface ListedRequest {
 /** A listing, or why there is none (`UNKNOWN`-like: it says nothing about the requests). */
 export type ListResult = { ok: true; requests: ListedRequest[] } | { ok: false; reason: string };
 
+/** One operator as a request names it: its method and country, else its number's calling code. */
+export interface OperatorTarget {
+  method: string;
+  country?: string;
+  phoneNumber?: string;
+}
+
 export interface Connector {
   /** The registry name (`mtn_momo`). */
   readonly provider: string;
@@ -259,6 +266,15 @@ export interface Connector {
    * nor refunds). Refunds and payouts are refused on it before anything is stored.
    */
   readonly lacks?: Readonly<Partial<Record<Capability, string>>>;
+  /**
+   * Optional: why this account cannot do `capability` for one operator although it can for others
+   * (pawaPay's active configuration enables each operation per operator), from what it last read:
+   * never a call, so it may be asked inside a transaction. Undefined: it can, or it does not know
+   * yet (the provider then answers for itself).
+   */
+  lacksFor?(capability: Capability, target: OperatorTarget): string | undefined;
+  /** Optional: reads again what `lacksFor` answers from once its copy is stale (a call: outside any transaction). Never throws. */
+  refreshLacks?(): Promise<void>;
   /**
    * Optional: the currencies this connector's account takes, when fewer than its description's
    * (an Orange environment takes its country's only). A charge in another is refused before any

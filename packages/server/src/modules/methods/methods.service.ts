@@ -125,7 +125,11 @@ export function createMethodsService(deps: Deps, c: MethodsCollaborators) {
    */
   function reaching(offer: Offer, provider: string): readonly string[] {
     const route = offer.routes.get(provider) ?? [provider];
-    return route.filter((name) => offer.registry.get(name) !== undefined);
+    // Nor one whose account does not take this operator's payments (pawaPay's active configuration).
+    return route.filter((name) => {
+      const impl = offer.registry.get(name);
+      return impl !== undefined && impl.lacksFor?.('collect', { method: provider, country: offer.country }) === undefined;
+    });
   }
 
   /** Whether this mode has the method's own connector, or some connector of its route reaches it here (whichever: the method is listed once). */
@@ -364,7 +368,9 @@ export function createMethodsService(deps: Deps, c: MethodsCollaborators) {
                 provider: name,
                 name: m.displayName,
                 // Less what this mode's account lacks: the dashboard offers no payout to it.
-                capabilities: via ? capabilitiesOf(via.description, via.impl) : { collect: false, disburse: false, refund: false },
+                capabilities: via
+                  ? capabilitiesOf(via.description, via.impl, { method: name, country: offer.country })
+                  : { collect: false, disburse: false, refund: false },
                 approval: via?.impl
                   ? (await approvalOf({ description: via.description, impl: via.impl }, name, offer.country)).approval
                   : (via?.description.approval ?? 'phone_prompt'),

@@ -18,11 +18,11 @@ export function createPayoutRequests(
     isApproved: (merchantId: string, executor?: Executor) => Promise<boolean>;
   },
   destinations: Pick<ReturnType<typeof createPayoutDestinations>, 'registryOf' | 'checkDestination'>,
-  sending: Pick<ReturnType<typeof createPayoutSending>, 'createInTx' | 'startIfPending'>,
+  sending: Pick<ReturnType<typeof createPayoutSending>, 'prepare' | 'createInTx' | 'startIfPending'>,
 ) {
   const { db } = deps;
   const { registryOf, checkDestination } = destinations;
-  const { createInTx, startIfPending } = sending;
+  const { prepare, createInTx, startIfPending } = sending;
   return {
     /**
      * POST /payouts: a PENDING payout whose money leaves `available` at once (409
@@ -38,6 +38,7 @@ export function createPayoutRequests(
       const registry = await registryOf(scope, db, merchant.merchantCountry);
       const destination = checkDestination(merchant.mode, merchant.merchantCountry, body.destination, { currency, amount }, registry);
       checkDescription(body.destination.provider, body.description);
+      await prepare(merchant.mode, body.destination.provider, destination.phoneNumber);
       const row = await db.transaction().execute(async (tx) => {
         const created = await createInTx(tx, scope, {
           amount,

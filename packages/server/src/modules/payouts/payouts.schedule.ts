@@ -139,8 +139,9 @@ export function createPayoutSchedules(
                 await createInTx(tx, scope, { amount, currency, provider: s.provider, phoneNumber: s.phone_number, description: null, method: 'scheduled' }),
               );
             } catch (err) {
-              // A payout made meanwhile took part of it, or its provider account is disabled (checked before any write): next time.
-              if (!(err instanceof ApiError && (err.code === 'balance_insufficient' || err.code === 'provider_unavailable'))) throw err;
+              // A payout made meanwhile took part of it, its provider account is disabled, or no
+              // account of the route pays that operator (checked before any write): next time.
+              if (!(err instanceof ApiError && ['balance_insufficient', 'provider_unavailable', 'destination_unsupported'].includes(err.code))) throw err;
             }
           }
         }

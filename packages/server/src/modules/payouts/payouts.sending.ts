@@ -54,7 +54,7 @@ export function createPayoutSending(
     balances: Pick<BalancesService, 'debitForPayout' | 'payoutPaid' | 'payoutFailed'>;
     connectors: ConnectorSource;
     /** Which connector a payout to a method goes through (its payout route); absent: the method's own. */
-    routes?: Pick<RoutesService, 'choose'>;
+    routes?: Pick<RoutesService, 'choose'> & Partial<Pick<RoutesService, 'read'>>;
     events: Pick<EventsService, 'record'>;
     /** The merchants' pinned API versions (the version their events are written in). */
     pinnedVersions: (ids: readonly string[], tx: Tx) => Promise<Map<string, string>>;
@@ -66,6 +66,15 @@ export function createPayoutSending(
   const { db, clock, ids, random } = deps;
   const { balances, connectors, events, pinnedVersions } = collaborators;
   const log = collaborators.logger;
+
+  /**
+   * Before the transaction that writes a payout: the route's accounts read again, where stale,
+   * what they enable per operator (pawaPay's active configuration), which `createInTx` then asks.
+   */
+  async function prepare(mode: Scope['mode'], provider: string, phoneNumber: string): Promise<void> {
+    const country = lookupNumber(phoneNumber)?.country;
+    if (country !== undefined) await collaborators.routes?.read?.({ mode, country, kind: 'payout', method: provider });
+  }
 
   /** Writes a PENDING payout and takes its money out of `available`, in the caller's transaction. */
   async function createInTx(tx: Tx, scope: Scope, p: NewPayout): Promise<PayoutRow> {
@@ -206,6 +215,7 @@ export function createPayoutSending(
   }
 
   return {
+    prepare,
     createInTx,
     startIfPending,
     recordEvent,

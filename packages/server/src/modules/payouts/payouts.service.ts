@@ -26,7 +26,7 @@ export function createPayoutsService(
     balances: Pick<BalancesService, 'debitForPayout' | 'payoutPaid' | 'payoutFailed' | 'availableMinor'>;
     connectors: ConnectorSource;
     /** Which connector a payout to a method goes through (its payout route); absent: the method's own. */
-    routes?: Pick<RoutesService, 'choose'>;
+    routes?: Pick<RoutesService, 'choose'> & Partial<Pick<RoutesService, 'read'>>;
     events: Pick<EventsService, 'record'>;
     /** The merchants' pinned API versions (the version their events are written in). */
     pinnedVersions: (ids: readonly string[], tx: Tx) => Promise<Map<string, string>>;

@@ -14,10 +14,12 @@ import {
   connectorsServing,
   describeProvider,
   isProviderName,
+  lacksOf,
   methodsServed,
   type ProviderDescription,
   providerNames,
   providerUnavailable,
+  refreshLacks,
   sandboxAccountId,
   servedCurrencies,
   servedMethods,
@@ -97,10 +99,13 @@ export function createRoutesService(deps: Deps, c: { connectors: ConnectorSource
     return through === undefined || (registry.health?.admit(through, method) ?? true);
   }
 
-  /** Whether a connector can carry a route of this kind: collect for payments, disburse for payouts (less what its account lacks). */
-  function capable(kind: RouteKind, description: ProviderDescription, impl?: Connector): boolean {
-    const can = capabilitiesOf(description, impl);
-    return kind === 'payment' ? can.collect : can.disburse;
+  /**
+   * Whether a connector can carry a route: collect for payments, disburse for payouts, less what
+   * its account lacks, for the route's operator too (pawaPay's active configuration, as last read).
+   */
+  function capable(key: Pick<RouteKey, 'kind' | 'method' | 'country'>, description: ProviderDescription, impl?: Connector): boolean {
+    const can = capabilitiesOf(description, impl, { method: key.method, country: key.country });
+    return key.kind === 'payment' ? can.collect : can.disburse;
   }
 
   /**
@@ -111,7 +116,7 @@ export function createRoutesService(deps: Deps, c: { connectors: ConnectorSource
     return connectorsServing(key.method, key.country).filter((name) => {
       const description = describeProvider(name);
       const impl = registry.get(name);
-      return description !== undefined && accountOf(key.mode, key.country, name, registry) !== undefined && capable(key.kind, description, impl);
+      return description !== undefined && accountOf(key.mode, key.country, name, registry) !== undefined && capable(key, description, impl);
     });
   }
 
@@ -132,6 +137,8 @@ export function createRoutesService(deps: Deps, c: { connectors: ConnectorSource
     methods: readonly string[],
   ): Promise<{ registry: ConnectorRegistry; routes: Map<string, string[]> }> {
     const registry = await c.connectors.forMerchant(where.mode, where.country);
+    // What each account enables per operator, read again where stale: never inside a transaction.
+    await refreshLacks(registry);
     const rows = await repo.forCountry(db, where.mode, where.country, where.kind);
     const overrides = new Map(rows.map((r) => [r.method, r.connectors]));
     const routes = new Map(methods.map((method) => [method, overrides.get(method) ?? defaults({ ...where, method }, registry)]));
@@ -202,7 +209,15 @@ export function createRoutesService(deps: Deps, c: { connectors: ConnectorSource
     defaults,
     connectorsOf,
     routesOf,
-    read: readRoute,
+    /**
+     * The route of a new request, read outside any transaction: what its accounts enable per
+     * operator (pawaPay's active configuration) is read again here where stale, for `choose`.
+     */
+    async read(key: RouteKey): Promise<RouteRead> {
+      const read = await readRoute(key);
+      await refreshLacks(read.registry, read.route);
+      return read;
+    },
 
     /** Every route: each mode, country and method some connector serves, and every override; `mode` keeps one mode's. */
     async list(filter: { mode?: KeyMode } = {}): Promise<RouteView[]> {
@@ -267,7 +282,7 @@ export function createRoutesService(deps: Deps, c: { connectors: ConnectorSource
       const usable = route.filter((name) => {
         const description = describeProvider(name);
         const impl = registry.get(name);
-        return description !== undefined && accountOf(key.mode, key.country, name, registry) !== undefined && capable(key.kind, description, impl);
+        return description !== undefined && accountOf(key.mode, key.country, name, registry) !== undefined && capable(key, description, impl);
       });
       if (usable.length === 0) {
         // Only a disabled account covers it: say so, naming the account.
@@ -300,11 +315,17 @@ export function createRoutesService(deps: Deps, c: { connectors: ConnectorSource
       const named = describeProvider(key.method)?.displayName ?? key.method;
       let configured = false;
       let outOfBounds: ApiError | undefined;
+      let lacking: string | undefined;
       for (const name of order) {
         const description = describeProvider(name);
         const impl = registry.get(name);
         const account = accountOf(key.mode, key.country, name, registry);
-        if (description === undefined || impl === undefined || account === undefined || !capable(key.kind, description, impl)) continue;
+        if (description === undefined || impl === undefined || account === undefined) continue;
+        if (!capable(key, description, impl)) {
+          // An account that cannot for this operator (pawaPay's configuration): said if no route is left.
+          lacking ??= lacksOf(impl, key.kind === 'payment' ? 'collect' : 'disburse', { method: key.method, country: key.country });
+          continue;
+        }
         configured = true;
         // Money out is not refused for an outage: it waits with its provider (payouts pass `health: false`).
         if (movement.health !== false && !routeAvailable(key.mode, key.country, name, key.method, registry)) continue;
@@ -338,6 +359,10 @@ export function createRoutesService(deps: Deps, c: { connectors: ConnectorSource
       if (outOfBounds) throw outOfBounds;
       const disabled = order.find((name) => registry.disabledAccount?.(name) !== undefined);
       if (!configured && disabled !== undefined) throw providerUnavailable(registry, disabled, key.mode, param);
+      if (!configured && lacking !== undefined && key.kind === 'payout')
+        throw new ApiError('destination_unsupported', `${key.method} cannot receive payouts in ${key.country}: ${lacking}`, { param });
+      if (!configured && lacking !== undefined)
+        throw new ApiError('provider_unavailable', `${named} cannot be paid in ${key.country} through this server's accounts: ${lacking}`, { param });
       if (!configured)
         throw new ApiError('provider_unavailable', `${key.method} is not configured for ${key.mode} mode in ${key.country} on this server`, { param });
       throw new ApiError('provider_unavailable', `${named} is not answering at the moment; try again in a few minutes or use another method`, { param });

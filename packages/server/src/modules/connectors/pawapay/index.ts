@@ -23,7 +23,9 @@ export const PAWAPAY_CONNECTOR: ConnectorDefinition<PawapaySettings, PawapaySand
     path: '/pawapay',
     faults: REDIRECT_SANDBOX_FAULTS,
     async start(ctx) {
-      const own = ctx.options as Partial<Pick<PawapaySandboxOptions, 'apiToken' | 'callbackUrls' | 'signCallbacks' | 'limits' | 'production'>> | undefined;
+      const own = ctx.options as
+        | Partial<Pick<PawapaySandboxOptions, 'apiToken' | 'callbackUrls' | 'signCallbacks' | 'limits' | 'production' | 'disabledOperations'>>
+        | undefined;
       const url = callbackUrl(ctx.callbacksUrl);
       return inProcessMount(
         createPawapaySandbox({

@@ -1,6 +1,7 @@
 import type { KeyObject } from 'node:crypto';
 import { type Currency, formatAmount, MAX_MINOR_UNITS } from '../../../platform/money.ts';
 import { decimalToMinor } from '../connectors.amounts.ts';
+import type { Capability } from '../connectors.description.ts';
 import { type Checker, ProviderHttp, readJson } from '../connectors.http.ts';
 import { bodyObject, outcomeLog } from '../connectors.outcomes.ts';
 import { isReference } from '../connectors.references.ts';
@@ -10,6 +11,7 @@ import type {
   ConnectorDeps,
   ConnectorKind,
   IncomingCallback,
+  OperatorTarget,
   PaymentRequest,
   StatusResult,
   SubmitResult,
@@ -103,6 +105,9 @@ export interface PawapayConnector extends Connector {
   activeConfiguration(): Promise<{ ok: true; value: ActiveConf } | { ok: false; reason: string }>;
   availability(): Promise<{ ok: true; value: Availability } | { ok: false; reason: string }>;
   predictProvider(phoneNumber: string): Promise<{ ok: true; value: Prediction & { method?: string } } | { ok: false; reason: string }>;
+  /** What the account's active configuration leaves out for one operator, as last read (refreshed a minute old by `refreshLacks`). */
+  lacksFor(capability: Capability, target: OperatorTarget): string | undefined;
+  refreshLacks(): Promise<void>;
   /** How the payer authorises a deposit with this method in this country, as the account's active configuration says (cached a minute). */
   authorisation(method: string, country: string): Promise<Authorisation | undefined>;
 }
@@ -133,6 +138,10 @@ export function customerMessageOf(name: string | undefined): string | undefined 
     .trim();
   return CUSTOMER_MESSAGE.pattern.test(cleaned) ? cleaned : undefined;
 }
+
+/** pawaPay's operation for each of our capabilities, and how a refusal names it. */
+const OPERATION = { collect: 'DEPOSIT', disburse: 'PAYOUT', refund: 'REFUND' } as const satisfies Record<Capability, string>;
+const OPERATION_WORDS = { DEPOSIT: 'deposits from', PAYOUT: 'payouts to', REFUND: 'refunds to' } as const;
 
 const PUBLIC_KEYS_REFRESH_MS = 60_000;
 const ACTIVE_CONF_TTL_MS = 60_000;
@@ -397,14 +406,46 @@ export function createPawapayConnector(settings: PawapaySettings, deps: Connecto
     return pawapayProviderFor(method, country)?.codeUssd;
   }
 
+  /**
+   * The active configuration, read again once a minute old (never inside a transaction). At most
+   * one read a minute, answered or not: while pawaPay does not answer, requests go on with the
+   * last copy (or none) instead of each waiting for it, as does a caller while the read runs.
+   */
+  let confTriedAt = Number.NEGATIVE_INFINITY;
+  async function freshConf(): Promise<void> {
+    if (conf !== undefined && now() - conf.at <= ACTIVE_CONF_TTL_MS) return;
+    if (now() - confTriedAt < ACTIVE_CONF_TTL_MS) return;
+    confTriedAt = now();
+    await activeConfiguration();
+  }
+
+  /** What the account's active configuration lists for one operator and its currency, from the last read. */
+  function listedFor(operator: PawapayProvider) {
+    return conf?.value.countries
+      .find((c) => c.country === operator.country3)
+      ?.providers.find((p) => p.provider === operator.code)
+      ?.currencies.find((c) => c.currency === operator.currency);
+  }
+
+  /**
+   * pawaPay enables each operation per operator and currency: one the active configuration does
+   * not list is refused by pawaPay, so Caisse refuses it first, saying why. Not read yet: unknown.
+   */
+  function lacksFor(capability: Capability, target: OperatorTarget): string | undefined {
+    if (conf === undefined) return undefined;
+    const operator =
+      target.country !== undefined ? pawapayProviderFor(target.method, target.country) : pawapayProviderForNumber(target.method, target.phoneNumber ?? '');
+    if (operator === undefined) return undefined;
+    const operation = OPERATION[capability];
+    if (listedFor(operator)?.operationTypes[operation] !== undefined) return undefined;
+    return `pawaPay's active configuration of this account does not enable ${OPERATION_WORDS[operation]} ${operator.code} (${operator.currency}): ask pawaPay to enable it`;
+  }
+
   async function authorisation(method: string, country: string): Promise<Authorisation | undefined> {
     const operator = pawapayProviderFor(method, country);
     if (operator === undefined) return undefined;
-    if (conf === undefined || now() - conf.at > ACTIVE_CONF_TTL_MS) await activeConfiguration();
-    const listed = conf?.value.countries
-      .find((c) => c.country === operator.country3)
-      ?.providers.find((p) => p.provider === operator.code)
-      ?.currencies.find((c) => c.currency === operator.currency)?.operationTypes.DEPOSIT?.authType;
+    await freshConf();
+    const listed = listedFor(operator)?.operationTypes.DEPOSIT?.authType;
     // Without an answer, the provider list's (documented) authorisation.
     return AUTHORISATION[listed ?? operator.authType];
   }
@@ -433,6 +474,8 @@ export function createPawapayConnector(settings: PawapaySettings, deps: Connecto
       return { ok: true, value: { ...answer.value, ...(method !== undefined ? { method } : {}) } };
     },
     authorisation,
+    lacksFor,
+    refreshLacks: () => freshConf().catch(() => undefined),
     preAuthorisationUssd,
     close: () => http.close(),
   };

@@ -4,16 +4,24 @@ import { readRequestBody, SandboxAnswer } from '../sandbox/sandbox.http.ts';
 import { PAWAPAY_PROVIDERS, type PawapayProvider } from './pawapay.providers.ts';
 import { parse, refusal } from './pawapay.sandbox.answers.ts';
 import { type ActiveConf, type Availability, checkPredictBody, PredictBody } from './pawapay.schema.ts';
+import type { DisabledOperations, PawapayOperation } from './pawapay.sandbox.types.ts';
 
 /** The account's side of the pawaPay sandbox: its active configuration, the operators' availability, and provider prediction. */
 
-/** The account's configuration: one limit for every operator and operation, callbacks signed unless told. */
+/** The account's configuration: one limit for every operator and operation, callbacks signed unless told, some operations left out. */
 export interface AccountSettings {
   limits: { min: number; max: number };
   signCallbacks?: boolean;
+  disabled?: DisabledOperations;
 }
 
-export function activeConf(query: URLSearchParams, { limits, signCallbacks }: AccountSettings): ActiveConf {
+/** Whether the account's configuration enables `operation` for the operator `code`. */
+export function enables(settings: Pick<AccountSettings, 'disabled'>, operation: PawapayOperation, code: string): boolean {
+  return !(settings.disabled?.[operation] ?? []).includes(code);
+}
+
+export function activeConf(query: URLSearchParams, settings: AccountSettings): ActiveConf {
+  const { limits, signCallbacks } = settings;
   const country = query.get('country');
   const operation = query.get('operationType');
   const ops = (['DEPOSIT', 'PAYOUT', 'REFUND'] as const).filter((o) => operation === null || o === operation);
@@ -33,16 +41,18 @@ export function activeConf(query: URLSearchParams, { limits, signCallbacks }: Ac
             {
               currency: p.currency,
               operationTypes: Object.fromEntries(
-                ops.map((o) => [
-                  o,
-                  {
-                    minAmount: String(limits.min),
-                    maxAmount: String(limits.max),
-                    decimalsInAmount: 'NONE' as const,
-                    status: 'OPERATIONAL' as const,
-                    ...(o === 'DEPOSIT' ? { authType: p.authType } : {}),
-                  },
-                ]),
+                ops
+                  .filter((o) => enables(settings, o, p.code))
+                  .map((o) => [
+                    o,
+                    {
+                      minAmount: String(limits.min),
+                      maxAmount: String(limits.max),
+                      decimalsInAmount: 'NONE' as const,
+                      status: 'OPERATIONAL' as const,
+                      ...(o === 'DEPOSIT' ? { authType: p.authType } : {}),
+                    },
+                  ]),
               ),
             },
           ],

@@ -4,12 +4,24 @@ import { CUSTOMER_MESSAGE } from './pawapay.description.ts';
 import { pawapayProvider } from './pawapay.providers.ts';
 import { parse, refusal, rejected } from './pawapay.sandbox.answers.ts';
 import type { PawapayPayments } from './pawapay.sandbox.payments.ts';
-import { PREAUTH_EXPIRED_CODE, PREAUTH_WRONG_CODE, type SandboxPayment } from './pawapay.sandbox.types.ts';
+import { type PawapayOperation, PREAUTH_EXPIRED_CODE, PREAUTH_WRONG_CODE, type SandboxPayment } from './pawapay.sandbox.types.ts';
 import { checkDepositBody, checkPayoutBody, checkRefundBody, DepositBody, PayoutBody, RefundBody } from './pawapay.schema.ts';
 
 /** Initiating deposits, payouts and refunds (`POST /v2/deposits`, `/v2/payouts`, `/v2/refunds`), with pawaPay's checks. */
-export function pawapayInitiations(ctx: { limits: { min: number; max: number }; hangs: Hangs; payments: PawapayPayments }) {
+export function pawapayInitiations(ctx: {
+  limits: { min: number; max: number };
+  hangs: Hangs;
+  payments: PawapayPayments;
+  /** Whether the account's active configuration enables this operation for this operator. */
+  enabled: (operation: PawapayOperation, code: string) => boolean;
+}) {
   const { limits, hangs, payments } = ctx;
+
+  /** An operation the account's configuration leaves out for this operator: refused, nothing created. */
+  function notAllowed(operation: PawapayOperation, code: string): SandboxAnswer | undefined {
+    if (ctx.enabled(operation, code)) return undefined;
+    return refusal(403, `${operation}S_NOT_ALLOWED`, `${operation.toLowerCase()}s to ${code} are not enabled for this account`);
+  }
 
   /** The checks every initiation makes, as REJECTED answers; undefined when the request may go on. */
   function checkMoney(idField: string, id: string, provider: string, phoneNumber: string, amount: string, currency: string, message: string | undefined) {
@@ -48,6 +60,8 @@ export function pawapayInitiations(ctx: { limits: { min: number; max: number }; 
     const checked = checkMoney('depositId', body.depositId, provider, phoneNumber, body.amount, body.currency, body.customerMessage);
     if (checked.answer) return checked.answer;
     const { operator } = checked;
+    const off = notAllowed('DEPOSIT', operator.code);
+    if (off) return off;
     const code = body.preAuthorisationCode;
     if (operator.authType === 'PREAUTH') {
       if (code === undefined) throw refusal(400, 'MISSING_PARAMETER', `preAuthorisationCode is required for ${operator.code}`);
@@ -71,6 +85,8 @@ export function pawapayInitiations(ctx: { limits: { min: number; max: number }; 
     const { phoneNumber, provider } = body.recipient.accountDetails;
     const checked = checkMoney('payoutId', body.payoutId, provider, phoneNumber, body.amount, body.currency, body.customerMessage);
     if (checked.answer) return checked.answer;
+    const off = notAllowed('PAYOUT', checked.operator.code);
+    if (off) return off;
     const p = payments.newPayment('payout', body.payoutId, checked.operator, phoneNumber, body.amount, body.currency, {
       ...(body.customerMessage !== undefined ? { customerMessage: body.customerMessage } : {}),
     });
@@ -84,6 +100,8 @@ export function pawapayInitiations(ctx: { limits: { min: number; max: number }; 
     if (payments.get(body.refundId) !== undefined) return new SandboxAnswer(200, { refundId: body.refundId, status: 'DUPLICATE_IGNORED' });
     const d = payments.get(body.depositId);
     if (d === undefined || d.operation !== 'deposit') return rejected('refundId', body.refundId, 'DEPOSIT_NOT_FOUND', 'No deposit has this depositId');
+    const off = notAllowed('REFUND', d.provider.code);
+    if (off) return off;
     if (d.status !== 'COMPLETED') return rejected('refundId', body.refundId, 'DEPOSIT_NOT_COMPLETED', 'Only a completed deposit can be refunded');
     if ([...payments.all()].some((r) => r.operation === 'refund' && r.depositId === d.id && r.status !== 'COMPLETED' && r.status !== 'FAILED'))
       return rejected('refundId', body.refundId, 'REFUND_IN_PROGRESS', 'Another refund transaction is already in progress');

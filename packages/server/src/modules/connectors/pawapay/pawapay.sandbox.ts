@@ -3,7 +3,7 @@ import { safeEqual } from '../../../platform/crypto.ts';
 import { Hangs, headerOf, Notifier, SandboxAnswer, type SandboxFaultSwitches } from '../sandbox/sandbox.http.ts';
 import { approvalWindowMs } from '../sandbox/test-numbers.ts';
 import { looksLikePawapayToken } from './pawapay.live.ts';
-import { activeConf, availability, predict } from './pawapay.sandbox.account.ts';
+import { type AccountSettings, activeConf, availability, enables, predict } from './pawapay.sandbox.account.ts';
 import { refusal } from './pawapay.sandbox.answers.ts';
 import { pawapayInitiations } from './pawapay.sandbox.initiations.ts';
 import { pawapayPayments } from './pawapay.sandbox.payments.ts';
@@ -18,7 +18,9 @@ import type { PawapaySandbox, PawapaySandboxOptions } from './pawapay.sandbox.ty
  * a missing or wrong token, a body it cannot take, a `customerMessage` that is not 4 to 22
  * letters, digits and spaces, an amount outside the operator's limits or with decimals, a number
  * of another country, an unknown operator, a currency the operator does not take, a missing
- * pre-authorisation code for an operator that takes one; an id sent again is DUPLICATE_IGNORED.
+ * pre-authorisation code for an operator that takes one, an operation the account's active
+ * configuration leaves out for the operator (`disabledOperations`); an id sent again is
+ * DUPLICATE_IGNORED.
  */
 
 export { type PawapaySandbox, type PawapaySandboxOptions, PREAUTH_EXPIRED_CODE, PREAUTH_WRONG_CODE, type SandboxPayment } from './pawapay.sandbox.types.ts';
@@ -32,8 +34,8 @@ export function createPawapaySandbox(opts: PawapaySandboxOptions): PawapaySandbo
   const hangs = new Hangs();
   const notifier = new Notifier(opts.now, opts.callbackTimeoutMs);
   const payments = pawapayPayments({ opts, windowMs: approvalWindowMs(opts.fast ?? false), faults: () => faults, notifier });
-  const initiations = pawapayInitiations({ limits, hangs, payments });
-  const account = { limits, signCallbacks: opts.signCallbacks };
+  const account: AccountSettings = { limits, signCallbacks: opts.signCallbacks, disabled: opts.disabledOperations };
+  const initiations = pawapayInitiations({ limits, hangs, payments, enabled: (operation, code) => enables(account, operation, code) });
 
   function authorize(req: IncomingMessage): SandboxAnswer | undefined {
     const header = headerOf(req, 'authorization');
@@ -89,6 +91,9 @@ export function createPawapaySandbox(opts: PawapaySandboxOptions): PawapaySandbo
     setFaults(change) {
       faults = { ...faults, ...change };
       return { ...faults };
+    },
+    setDisabledOperations(disabled) {
+      account.disabled = disabled;
     },
     stats() {
       const all = [...payments.all()];

@@ -22,7 +22,15 @@ export interface PawapaySandboxOptions extends ProviderSandboxOptions {
   limits?: { min: number; max: number };
   /** `caisse sandbox --production`: tokens of pawaPay's form only (a JWT); the sandbox's test token is refused. */
   production?: boolean;
+  /**
+   * Operations the account's active configuration leaves out, per operation, by operator code
+   * (`{ REFUND: ['MTN_MOMO_CMR'] }`): not listed by `GET /v2/active-conf`, refused on initiation.
+   */
+  disabledOperations?: DisabledOperations;
 }
+
+export type PawapayOperation = 'DEPOSIT' | 'PAYOUT' | 'REFUND';
+export type DisabledOperations = Partial<Record<PawapayOperation, readonly string[]>>;
 
 export type Operation = 'deposit' | 'payout' | 'refund';
 export type Status = 'ACCEPTED' | 'PROCESSING' | 'COMPLETED' | 'FAILED';
@@ -57,6 +65,8 @@ export interface PawapaySandbox {
   signingKey(): { keyId: string; privateKey: KeyObject };
   faults(): SandboxFaultSwitches;
   setFaults(change: Partial<SandboxFaultSwitches>): SandboxFaultSwitches;
+  /** Sets the operations the account's active configuration leaves out (the option's, replaced); empty: all enabled. */
+  setDisabledOperations(disabled: DisabledOperations): void;
   stats(): { deposits: number; payouts: number; refunds: number };
   settle(): void;
   tick(): Promise<void>;
