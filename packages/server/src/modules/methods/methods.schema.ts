@@ -108,7 +108,7 @@ export const ProviderSettingView = Type.Object({
     { collect: Type.Boolean(), disburse: Type.Boolean(), refund: Type.Boolean() },
     {
       description:
-        "What the provider does through this mode's account: take payments, send payouts, give refunds back (a payout to one that cannot disburse is 400 `destination_unsupported`; an account without a disbursement key collects only; through an aggregator, what its account enables for this method's operator in the merchant's country, as pawaPay's active configuration)",
+        "What the provider does through this mode's account: take payments, send payouts, give refunds back (a payout to one that cannot disburse is 400 `destination_unsupported`; an account without a disbursement key collects only; through an aggregator, what its account enables for this method's operator in the merchant's country, as the aggregator's own configuration says)",
     },
   ),
   approval: ApprovalField,
