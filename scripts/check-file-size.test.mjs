@@ -1,32 +1,14 @@
-/* global process */
 // The file-size check fails on a 501-line source file and passes on one of 500.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { lineCount, oversized, sourceFiles } from './check-file-size.mjs';
-
-const script = join(dirname(fileURLToPath(import.meta.url)), 'check-file-size.mjs');
-const lines = (n) => 'const a = 1;\n'.repeat(n);
-const trees = [];
+import { checkOnTrees } from './check-trees.mjs';
 
 /** A repository of its own with these files, checked by the script as a process. */
-function check(files) {
-  const root = mkdtempSync(join(tmpdir(), 'check-file-size-'));
-  trees.push(root);
-  for (const [path, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(root, path)), { recursive: true });
-    writeFileSync(join(root, path), text);
-  }
-  return spawnSync(process.execPath, [script, root], { encoding: 'utf8' });
-}
-
-after(() => {
-  for (const root of trees) rmSync(root, { recursive: true, force: true });
-});
+const check = checkOnTrees(join(dirname(fileURLToPath(import.meta.url)), 'check-file-size.mjs'));
+const lines = (n) => 'const a = 1;\n'.repeat(n);
 
 test('a source file of 501 lines fails the check, named with its count', () => {
   const run = check({ 'packages/server/src/big.ts': lines(501), 'packages/server/src/small.ts': lines(10) });

@@ -1,32 +1,14 @@
-/* global process */
 // The module-entries check fails on a name an entry exports that nothing outside its module imports,
 // and passes once every name is imported, whatever the form of the import.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { after, test } from 'node:test';
+import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { ALL, exportedNames, importerFiles, importsOf, moduleEntries } from './check-module-entries.mjs';
-
-const script = join(dirname(fileURLToPath(import.meta.url)), 'check-module-entries.mjs');
-const trees = [];
+import { checkOnTrees } from './check-trees.mjs';
 
 /** A repository of its own with these files, checked by the script as a process. */
-function check(files) {
-  const root = mkdtempSync(join(tmpdir(), 'check-module-entries-'));
-  trees.push(root);
-  for (const [path, text] of Object.entries(files)) {
-    mkdirSync(dirname(join(root, path)), { recursive: true });
-    writeFileSync(join(root, path), text);
-  }
-  return spawnSync(process.execPath, [script, root], { encoding: 'utf8' });
-}
-
-after(() => {
-  for (const root of trees) rmSync(root, { recursive: true, force: true });
-});
+const check = checkOnTrees(join(dirname(fileURLToPath(import.meta.url)), 'check-module-entries.mjs'));
 
 const A = 'packages/server/src/modules/a';
 const entry = [
