@@ -59,7 +59,7 @@ export function createServices(deps: Deps, opts: { connectors?: ModeConnectors; 
     events,
     pinnedVersions: merchants.pinnedVersions,
     directPayments,
-    currencies: (mode, country) => intentCurrencies(connectors, mode, country),
+    currencies: (mode, country, executor) => intentCurrencies(connectors, mode, country, executor),
   });
   const users = createUsersService(deps, {
     messaging,

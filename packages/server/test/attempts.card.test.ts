@@ -8,7 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CINETPAY_CONNECTOR, type Sandbox } from '../src/modules/connectors/index.ts';
 import { SECOND } from '../src/platform/clock.ts';
-import { appWithAllSandboxes } from './connectors.support.ts';
+import { appWithAllSandboxes, withCinetPayAccount } from './connectors.support.ts';
 import { createIntent, expectLedgerClean } from './flow.support.ts';
 import { call, createMerchant, pk, sk, type TestContext, type TestMerchant } from './harness.ts';
 
@@ -216,8 +216,30 @@ describe('card in the merchant’s method settings (decision 0096)', () => {
   });
 });
 
-describe('dollars by card through CinetPay (decision 0098)', () => {
+describe('dollars by card through CinetPay, once the account takes them (decision 0098)', () => {
   const usdIntent = (m: TestMerchant, amount: string) => createIntent(ctx, m, { currency: 'USD', amount });
+  const attempt = (m: TestMerchant, currency: string) =>
+    call(ctx.app, 'POST', '/gateway', sk(m), { amount: currency === 'USD' ? '25.00' : '5000', currency, description: 'Order', metadata: {} });
+  let account: { id: string; disable: () => Promise<void> } | undefined;
+
+  it('by default (the sandbox account, no cardCurrencies) no merchant may create a USD intent: 400 currency_unsupported', async () => {
+    const cm = await createMerchant(ctx, 'Yaoundé shop');
+    for (const [m, own] of [
+      [ci, 'XOF'],
+      [cm, 'XAF'],
+    ] as const) {
+      const res = await attempt(m, 'USD');
+      expect(res.statusCode, res.body).toBe(400);
+      expect(res.json()).toMatchObject({ code: 'currency_unsupported', param: 'currency', accepted: [own] });
+    }
+  });
+
+  it('an account with cardCurrencies naming USD opens dollars in its countries only', async () => {
+    account = await withCinetPayAccount(ctx, sandbox, ['CI', 'CM']);
+    expect((await attempt(ci, 'USD')).statusCode).toBe(201);
+    // Senegal has no CinetPay card: the account could not even name it.
+    expect((await attempt(sn, 'USD')).json()).toMatchObject({ code: 'currency_unsupported', accepted: ['XOF'] });
+  });
 
   it('a USD intent lists card within CinetPay’s dollar bounds, and no mobile money: no operator here takes dollars', async () => {
     const cm = await createMerchant(ctx, 'Douala shop');
@@ -282,5 +304,11 @@ describe('dollars by card through CinetPay (decision 0098)', () => {
     expect(refund.statusCode, refund.body).toBe(409);
     expect(refund.json()).toMatchObject({ code: 'refund_unsupported' });
     expect((await read(ci, intent.id)).status).toBe('SUCCEEDED');
+  });
+
+  it('the account disabled, dollars close again; francs stay', async () => {
+    await account?.disable();
+    expect((await attempt(ci, 'USD')).json()).toMatchObject({ code: 'currency_unsupported', accepted: ['XOF'] });
+    expect((await attempt(ci, 'XOF')).statusCode).toBe(201);
   });
 });

@@ -207,9 +207,22 @@ describe('cinetpay: dollars, by card only (decision 0098)', () => {
     expect(await approve.body.text()).toContain('No operator takes this currency');
   });
 
+  it('an account without cardCurrencies naming USD (the default) refuses dollars before any call, even by card', async () => {
+    const w = await world();
+    for (const c of [w.connector(), w.connector({ cardCurrencies: 'XAF' })]) {
+      expect(c.currencies).toEqual(['XAF', 'XOF']);
+      expect(await c.collect(card())).toEqual({ status: 'FAILED', reason: 'INVALID_CURRENCY' });
+      // Francs by card as ever.
+      expect(await c.collect(card({ currency: 'XOF', amount: 5000n }))).toMatchObject({ status: 'PENDING' });
+    }
+    expect(w.cinetpay.payments().map((p) => p.currency)).toEqual(['XOF', 'XOF']);
+  });
+
   it('the connector sends cents as whole dollars, refuses what CinetPay cannot take before any call, and reads dollars back', async () => {
     const w = await world();
-    const c = w.connector();
+    // The account's service takes USD: CinetPay enabled it (decision 0098).
+    const c = w.connector({ cardCurrencies: 'XOF,USD' });
+    expect(c.currencies).toEqual(['XAF', 'XOF', 'USD']);
     expect(await c.collect(card({ amount: 1250n }))).toEqual({ status: 'FAILED', reason: 'AMOUNT_NOT_A_MULTIPLE_OF_5' });
     expect(await c.collect(card({ amount: 700n }))).toEqual({ status: 'FAILED', reason: 'AMOUNT_NOT_A_MULTIPLE_OF_5' });
     expect(await c.collect(card({ amount: 300_000n }))).toEqual({ status: 'FAILED', reason: 'AMOUNT_OUT_OF_BOUNDS' });

@@ -203,3 +203,31 @@ export function withCollectionOnlyMomo<T>(ctx: TestContext, sandboxUrl: string, 
   const { disbursementKey: _none, ...settings } = { ...CREDENTIALS, baseUrl: sandboxUrl, targetEnvironment: 'sandbox' } satisfies MtnMomoSettings;
   return withTestConnector(ctx, createMtnMomoConnector(settings, testConnectorDeps(ctx)), body);
 }
+
+/**
+ * Adds (in-process) a CinetPay test account on the sandbox for `countries`, taking `cardCurrencies`
+ * by card (decision 0098: USD only where the account says CinetPay enabled it), signed with the
+ * sandbox's own secret key so its notifications verify. The returned function disables it.
+ */
+export async function withCinetPayAccount(
+  ctx: TestContext,
+  sandbox: Sandbox,
+  countries: string[],
+  cardCurrencies = 'XAF,XOF,USD',
+): Promise<{ id: string; disable: () => Promise<void> }> {
+  const secretKey = sandboxSecrets(ctx.deps.config.dataDir as string).cinetpay?.secretKey as string;
+  const account = await ctx.services.providerAccounts.add({
+    connector: 'cinetpay',
+    mode: 'test',
+    countries,
+    settings: {
+      baseUrl: sandbox.urls.cinetpay as string,
+      transferBaseUrl: sandbox.urls.cinetpay as string,
+      siteId: '105905',
+      callbackUrl: `${ctx.deps.config.sandbox.callbacksUrl}/cinetpay`,
+      cardCurrencies,
+    },
+    credentials: { apiKey: 'cinetpay_usd_enabled_key', secretKey },
+  });
+  return { id: account.id, disable: async () => void (await ctx.services.providerAccounts.disable(account.id)) };
+}

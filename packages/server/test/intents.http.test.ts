@@ -114,31 +114,50 @@ describe('POST /gateway', () => {
     // ... not in live mode, where no card route is configured.
     expectProblem(await attempt(m, 'EUR', live(m)), 400, 'currency_unsupported', 'currency');
     expect((await attempt(m, 'XAF', live(m))).statusCode).toBe(201);
-    // Without the test card route, a Cameroonian merchant's intents are in XAF, and in USD through
-    // CinetPay's cards (decision 0098); no route takes EUR. Nothing refused is stored.
+    // Without the test card route, a Cameroonian merchant's intents are in XAF only: CinetPay's
+    // cards take USD only through an account whose service has it (decision 0098), and its
+    // sandbox account has not; no route takes EUR. Nothing refused is stored.
     removeCardRoute();
     try {
       const before = await ctx.deps.db
         .selectFrom('intents')
         .select((eb) => eb.fn.countAll<string>().as('n'))
         .executeTakeFirstOrThrow();
-      for (const currency of ['XOF', 'EUR'])
-        expect(expectProblem(await attempt(m, currency), 400, 'currency_unsupported', 'currency').accepted).toEqual(['XAF', 'USD']);
+      for (const currency of ['XOF', 'EUR', 'USD'])
+        expect(expectProblem(await attempt(m, currency), 400, 'currency_unsupported', 'currency').accepted).toEqual(['XAF']);
+      const abidjan = await createMerchant(ctx, 'Abidjan');
+      await ctx.services.merchants.setCountry(abidjan.merchantId, 'CI');
+      expect(expectProblem(await attempt(abidjan, 'USD'), 400, 'currency_unsupported', 'currency').accepted).toEqual(['XOF']);
       const after = await ctx.deps.db
         .selectFrom('intents')
         .select((eb) => eb.fn.countAll<string>().as('n'))
         .executeTakeFirstOrThrow();
       expect(Number(after.n)).toBe(Number(before.n));
-      // USD where CinetPay serves cards (Cameroon, Côte d'Ivoire), in test mode; not in Senegal
-      // or Benin, and not in live mode, where no CinetPay account is configured here.
-      const abidjan = await createMerchant(ctx, 'Abidjan');
-      await ctx.services.merchants.setCountry(abidjan.merchantId, 'CI');
-      expect((await attempt(m, 'USD')).json()).toMatchObject({ currency: 'USD', amount: '5000.00' });
-      expect((await attempt(abidjan, 'USD')).statusCode).toBe(201);
-      expect(expectProblem(await attempt(abidjan, 'EUR'), 400, 'currency_unsupported', 'currency').accepted).toEqual(['XOF', 'USD']);
-      expect(expectProblem(await attempt(dakar, 'USD'), 400, 'currency_unsupported', 'currency').accepted).toEqual(['XOF']);
-      expect(expectProblem(await attempt(cotonou, 'USD'), 400, 'currency_unsupported', 'currency').accepted).toEqual(['XOF']);
-      expect(expectProblem(await attempt(m, 'USD', live(m)), 400, 'currency_unsupported', 'currency').accepted).toEqual(['XAF']);
+      // A CinetPay test account for Cameroon and Côte d'Ivoire taking USD by card: dollars there,
+      // in test mode; not in Senegal or Benin, and not in live mode, which has no such account.
+      const account = await ctx.services.providerAccounts.add({
+        connector: 'cinetpay',
+        mode: 'test',
+        countries: ['CM', 'CI'],
+        settings: {
+          baseUrl: 'http://127.0.0.1:9/cinetpay',
+          transferBaseUrl: 'http://127.0.0.1:9/cinetpay',
+          siteId: '105905',
+          callbackUrl: 'http://127.0.0.1:9/callbacks/cinetpay',
+          cardCurrencies: 'XAF,XOF,USD',
+        },
+        credentials: { apiKey: 'cinetpay_usd_key', secretKey: 'cinetpay-usd-secret-Lm52Xq' },
+      });
+      try {
+        expect((await attempt(m, 'USD')).json()).toMatchObject({ currency: 'USD', amount: '5000.00' });
+        expect((await attempt(abidjan, 'USD')).statusCode).toBe(201);
+        expect(expectProblem(await attempt(abidjan, 'EUR'), 400, 'currency_unsupported', 'currency').accepted).toEqual(['XOF', 'USD']);
+        expect(expectProblem(await attempt(dakar, 'USD'), 400, 'currency_unsupported', 'currency').accepted).toEqual(['XOF']);
+        expect(expectProblem(await attempt(cotonou, 'USD'), 400, 'currency_unsupported', 'currency').accepted).toEqual(['XOF']);
+        expect(expectProblem(await attempt(m, 'USD', live(m)), 400, 'currency_unsupported', 'currency').accepted).toEqual(['XAF']);
+      } finally {
+        await ctx.services.providerAccounts.disable(account.id);
+      }
     } finally {
       removeCardRoute = withCardRoute();
     }

@@ -409,14 +409,55 @@ describe('dashboard: Settings → Payment methods', () => {
       });
   }
 
+  it('dollars follow the CinetPay account of each mode: a Cameroonian merchant sees USD once its account takes it', async () => {
+    const t = await createMerchant(ctx, 'Dollars');
+    const send = await signIn(t);
+    const cinetpay = (mode: 'test' | 'live', cardCurrencies: string, baseUrl: string) =>
+      ctx.services.providerAccounts.add({
+        connector: 'cinetpay',
+        mode,
+        countries: ['CM'],
+        // Test mode: the sandbox for both APIs (never called here); live: CinetPay's own hosts.
+        settings: {
+          baseUrl,
+          transferBaseUrl: mode === 'test' ? baseUrl : 'https://client.cinetpay.com',
+          siteId: '5870012',
+          callbackUrl: 'https://pay.example.com/callbacks/cinetpay',
+          cardCurrencies,
+        },
+        credentials: { apiKey: `${mode}-apikey-Jk29Lm`, secretKey: `${mode}-secret-key-Pq47Rs` },
+      });
+    // Naming the francs only changes nothing.
+    const francs = await cinetpay('test', 'XAF', 'http://127.0.0.1:9/cinetpay');
+    expect((await send('GET', '/settings/country')).json()).toMatchObject({ currencies: { test: ['XAF'], live: ['XAF'] } });
+    const test = await cinetpay('test', 'xaf, usd', 'http://127.0.0.1:9/cinetpay');
+    expect(test.settings).toMatchObject({ cardCurrencies: 'XAF,USD' });
+    const live = await cinetpay('live', 'XAF,USD', 'https://api-checkout.cinetpay.com');
+    try {
+      expect((await send('GET', '/settings/country')).json()).toEqual({
+        country: 'CM',
+        currency: 'XAF',
+        currencies: { test: ['XAF', 'USD'], live: ['XAF', 'USD'] },
+      });
+      const created = await call(ctx.app, 'POST', '/gateway', sk(t), { amount: '25.00', currency: 'USD', description: 'Order', metadata: {} });
+      expect(created.statusCode, created.body).toBe(201);
+      // The account serves Cameroon only: an Ivorian merchant stays in francs.
+      await send('PUT', '/settings/country', { country: 'CI' });
+      expect((await send('GET', '/settings/country')).json()).toMatchObject({ currencies: { test: ['XOF'], live: ['XOF'] } });
+    } finally {
+      for (const account of [francs, test, live]) await ctx.services.providerAccounts.disable(account.id);
+    }
+  });
+
   it('the owner reads and sets the country and the methods of each mode', async () => {
     const t = await createMerchant(ctx, 'Dash');
     const send = await signIn(t);
-    // CinetPay's cards take USD in Cameroon and Côte d'Ivoire: test mode counts its sandbox account (decision 0098).
-    expect((await send('GET', '/settings/country')).json()).toEqual({ country: 'CM', currency: 'XAF', currencies: { test: ['XAF', 'USD'], live: ['XAF'] } });
+    // CinetPay's cards take USD only through an account whose service has it (decision 0098):
+    // its sandbox account has not, so a Cameroonian merchant is offered francs only.
+    expect((await send('GET', '/settings/country')).json()).toEqual({ country: 'CM', currency: 'XAF', currencies: { test: ['XAF'], live: ['XAF'] } });
     const set = await send('PUT', '/settings/country', { country: 'CI' });
     expect(set.statusCode, set.body).toBe(200);
-    expect(set.json()).toEqual({ country: 'CI', currency: 'XOF', currencies: { test: ['XOF', 'USD'], live: ['XOF'] } });
+    expect(set.json()).toEqual({ country: 'CI', currency: 'XOF', currencies: { test: ['XOF'], live: ['XOF'] } });
     expect((await send('PUT', '/settings/country', { country: 'TG' })).json()).toMatchObject({ country: 'TG', currency: 'XOF' });
     problem(await send('PUT', '/settings/country', { country: 'NG' }), 400, 'validation_error');
     await send('PUT', '/settings/country', { country: 'CI' });

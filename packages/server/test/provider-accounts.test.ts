@@ -502,6 +502,38 @@ describe('aggregator accounts: pawaPay and CinetPay', () => {
     expect((await ops.send('POST', `/operator/api/provider-accounts/${account.id}/disable`, admin, {})).statusCode).toBe(200);
   });
 
+  it('a CinetPay account takes USD by card only when cardCurrencies names it; a currency CinetPay does not document is refused', async () => {
+    const callbackUrl = `${ctx.deps.config.sandbox.callbacksUrl}/cinetpay`;
+    const cinetpay = (cardCurrencies: string) =>
+      add({
+        connector: 'cinetpay',
+        mode: 'test',
+        countries: ['CM'],
+        settings: { baseUrl: sandbox.urls.cinetpay, transferBaseUrl: sandbox.urls.cinetpay, siteId: '5870013', callbackUrl, cardCurrencies },
+        credentials: { apiKey: 'cinetpay_account-apikey-Ux61Nb', secretKey: 'cinetpay-account-secret-key-Ty40Vc' },
+      });
+    SECRETS.push('cinetpay_account-apikey-Ux61Nb', 'cinetpay-account-secret-key-Ty40Vc');
+    for (const [value, words] of [
+      ['EUR', 'does not take'],
+      ['XAF,GNF', 'no country Caisse serves'],
+      ['XAF;USD', 'currency codes'],
+    ] as const) {
+      expect(problem(await cinetpay(value), 400, 'provider_settings_invalid')).toMatchObject({
+        param: 'settings.cardCurrencies',
+        detail: expect.stringContaining(words),
+      });
+    }
+    const currencies = async () => ctx.services.intents.currenciesTaken('test', 'CM');
+    expect(await currencies()).toEqual(['XAF']);
+    const res = await cinetpay('XAF,USD');
+    expect(res.statusCode, res.body).toBe(201);
+    const account = res.json() as Account & { settings: Record<string, unknown> };
+    expect(account.settings).toMatchObject({ cardCurrencies: 'XAF,USD' });
+    expect(await currencies()).toEqual(['XAF', 'USD']);
+    expect((await ops.send('POST', `/operator/api/provider-accounts/${account.id}/disable`, admin, {})).statusCode).toBe(200);
+    expect(await currencies()).toEqual(['XAF']);
+  });
+
   it("live mode refuses the sandbox's token, keys and hosts, naming the setting or credential and never quoting it", async () => {
     const pawapayLive = (settings: Record<string, string>, apiToken: string) =>
       add({ connector: 'pawapay', mode: 'live', countries: ['CM'], settings: { baseUrl: 'https://api.pawapay.io', ...settings }, credentials: { apiToken } });

@@ -15,12 +15,14 @@ import {
   parseProviderHealth,
   providersReport,
   providersServing,
+  readAccountSettings,
   refundRefusal,
   servedMethods,
   servesNumber,
 } from './index.ts';
 import { providerPrefixes, servedCurrencies, suggestProvider } from './connectors.catalog.ts';
 import { NUMBERING_PLAN } from './connectors.numbering.ts';
+import { acceptedCurrencies } from './connectors.registry.ts';
 import { TEST_NUMBER_OUTCOMES } from './connectors.testnumbers.ts';
 
 describe('provider descriptions', () => {
@@ -80,6 +82,22 @@ describe('provider descriptions', () => {
     expect(servedCurrencies(cinetpay, 'orange_money', 'CM')).toEqual(['XAF']);
     expect(servedCurrencies(cinetpay, 'card', 'SN')).toBeUndefined();
     expect(servedCurrencies(describeProvider('mtn_momo')!, 'mtn_momo', 'CM')).toBeUndefined();
+    // ... where the account's service takes them: USD is opt-in per account, named in `cardCurrencies`.
+    expect(cinetpay.optInCurrencies).toEqual(['USD']);
+    expect(acceptedCurrencies('CM', ['cinetpay'], () => ['XAF', 'XOF'])).toEqual(['XAF']);
+    expect(acceptedCurrencies('CM', ['cinetpay'], () => ['XAF', 'XOF', 'USD'])).toEqual(['XAF', 'USD']);
+    expect(acceptedCurrencies('SN', ['cinetpay'], () => ['XAF', 'XOF', 'USD'])).toEqual(['XOF']);
+    const settings = (cardCurrencies: string) =>
+      readAccountSettings(
+        cinetpay,
+        ['siteId', 'callbackUrl', 'baseUrl', 'cardCurrencies'],
+        { siteId: '1', callbackUrl: 'http://127.0.0.1/cb', cardCurrencies },
+        'development',
+      );
+    expect(settings(' xaf , usd ')).toMatchObject({ ok: true, values: { cardCurrencies: 'XAF,USD' } });
+    expect(settings('EUR')).toMatchObject({ ok: false, key: 'cardCurrencies', message: expect.stringContaining('XOF, XAF, CDF, GNF, USD') });
+    expect(settings('CDF')).toMatchObject({ ok: false, key: 'cardCurrencies', message: expect.stringContaining('no country Caisse serves') });
+    expect(settings('US-D')).toMatchObject({ ok: false, key: 'cardCurrencies', message: expect.stringContaining('currency codes') });
     expect(providersServing('CI', 'USD')).toEqual([]);
     expect(checkAmountBounds(cinetpay, 'USD', 2500n)).toEqual({ ok: true });
     expect(checkAmountBounds(cinetpay, 'USD', 1250n)).toMatchObject({ ok: false, reason: 'not_a_multiple', bounds: { step: 500n } });

@@ -15,6 +15,12 @@ export interface ProviderDescription {
   displayName: string;
   countries: readonly Country[];
   currencies: readonly Currency[];
+  /**
+   * Optional: those of `currencies` an account takes only when its settings name them, the
+   * provider enabling them per account (CinetPay's USD by card, decision 0098). An account
+   * configured without them, the sandbox's implicit one included, does not take them.
+   */
+  optInCurrencies?: readonly Currency[];
   /** How the payer approves: a prompt on the phone (PIN), or a page of the provider's. */
   approval: ApprovalKind;
   /** Bounds of one payment, per currency, in minor units. A currency missing here is not served. */
@@ -117,9 +123,10 @@ export interface ProviderSetting {
   /**
    * How it is checked: an http(s) URL (https in production; `callback`: no query or fragment, the
    * connector appends to it), a credential sent in a header (printable ASCII), a name (letters,
-   * digits, `_.-`), a UUID, or a whole number (milliseconds, 100 to 120 000).
+   * digits, `_.-`), a UUID, a whole number (milliseconds, 100 to 120 000), or currency codes
+   * separated by commas (kept upper-case: `XAF,USD`).
    */
-  kind?: 'url' | 'callback' | 'credential' | 'name' | 'uuid' | 'integer';
+  kind?: 'url' | 'callback' | 'credential' | 'name' | 'uuid' | 'integer' | 'currencies';
   /** Used when the variable is unset. */
   default?: string;
   /**

@@ -69,16 +69,24 @@ export const DEFAULT_PROVIDER_ORDER: Readonly<Record<Country, readonly ProviderN
 /**
  * The currencies a merchant of `country` may create intents in (docs/decisions/0082): the
  * country's own, and those a route there can take: a method that one of `connectors` serves in
- * that country with currencies of its own (a card route's EUR or USD). Mobile money moves the
- * country's currency only, whatever else its connector moves elsewhere.
+ * that country with currencies of its own (a card route's EUR or USD), when the account it goes
+ * through takes them too (`takes`: its connector's `currencies`; a CinetPay account takes USD
+ * only once its service has it, decision 0098). Mobile money moves the country's currency only,
+ * whatever else its connector moves elsewhere.
  */
-export function acceptedCurrencies(country: Country, connectors: readonly ProviderName[]): Currency[] {
+export function acceptedCurrencies(
+  country: Country,
+  connectors: readonly ProviderName[],
+  takes: (connector: ProviderName) => readonly Currency[] | undefined = () => undefined,
+): Currency[] {
   const own = currencyOf(country);
   const accepted = new Set<Currency>([own]);
   for (const { description } of CONNECTORS) {
     if (!connectors.includes(description.name)) continue;
+    const taken = takes(description.name);
     for (const served of servedMethods(description)) {
-      if (served.countries.includes(country)) for (const currency of served.currencies ?? [own]) accepted.add(currency);
+      if (!served.countries.includes(country)) continue;
+      for (const currency of served.currencies ?? [own]) if (taken === undefined || taken.includes(currency)) accepted.add(currency);
     }
   }
   return [...accepted];
@@ -326,10 +334,20 @@ export interface ModeConnectors extends ConnectorSource {
 
 /**
  * The currencies a merchant of `country` may create intents in, in `mode`: its routes are every
- * registered connector's in test mode (each has a sandbox account), the configured ones in live mode.
+ * registered connector's in test mode (each has a sandbox account), the configured ones in live
+ * mode, each through the account the country's merchants use, taking what that account takes
+ * (test mode's implicit sandbox account: what one without settings takes, no opt-in currency).
  */
-export function intentCurrencies(source: ConnectorSource, mode: 'test' | 'live', country: Country): Currency[] {
-  return acceptedCurrencies(country, mode === 'test' ? NAMES : source.forMode('live').providers());
+export async function intentCurrencies(source: ConnectorSource, mode: 'test' | 'live', country: Country, executor?: Executor): Promise<Currency[]> {
+  const registry = await source.forMerchant(mode, country, executor);
+  return acceptedCurrencies(country, mode === 'test' ? NAMES : registry.providers(), (p) => {
+    const impl = registry.get(p);
+    if (impl !== undefined) return impl.currencies;
+    if (registry.disabledAccount?.(p) !== undefined) return [];
+    // Test mode's implicit sandbox account, not running here: what an account without settings takes.
+    const description = CONNECTORS.find((d) => d.description.name === p)?.description;
+    return description?.currencies.filter((c) => !(description.optInCurrencies ?? []).includes(c)) ?? [];
+  });
 }
 
 /** Each mode's provider accounts' health per method, for the metrics and `providers list` (modes without a watched registry are left out). */

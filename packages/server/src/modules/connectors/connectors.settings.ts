@@ -76,6 +76,20 @@ function checked(s: ProviderSetting, raw: string, mode: RunMode): string | numbe
     case 'uuid':
       if (!/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(raw)) throw new ConfigError(s.env, 'must be a UUID');
       return raw;
+    case 'currencies': {
+      // A comma list of ISO 4217 codes, kept as `XAF,USD` whatever the case and spacing typed.
+      const codes = [
+        ...new Set(
+          raw
+            .split(/[\s,]+/)
+            .filter((c) => c !== '')
+            .map((c) => c.toUpperCase()),
+        ),
+      ];
+      if (codes.length === 0 || codes.some((c) => !/^[A-Z]{3}$/.test(c)))
+        throw new ConfigError(s.env, `must be currency codes separated by commas (XAF,USD), got "${raw}"`);
+      return codes.join(',');
+    }
     case 'name':
       if (!/^[A-Za-z0-9_.-]{1,64}$/.test(raw)) throw new ConfigError(s.env, `must be letters, digits, "_", "." or "-" (at most 64), got "${raw}"`);
       return raw;

@@ -23,8 +23,11 @@ const CURRENCY_CODES = Object.keys(CURRENCIES) as Currency[];
  */
 export type IntentCreator = Pick<MerchantContext, 'merchantId' | 'mode' | 'intentExpiresIn' | 'approved' | 'merchantCountry'>;
 
-/** The currencies a merchant of this country may create intents in, in this mode (docs/decisions/0082). */
-export type IntentCurrencies = (mode: 'test' | 'live', country: Country) => readonly Currency[];
+/**
+ * The currencies a merchant of this country may create intents in, in this mode (docs/decisions/0082),
+ * read with `executor` (the caller's transaction when it holds one): they follow its provider accounts.
+ */
+export type IntentCurrencies = (mode: 'test' | 'live', country: Country, executor?: Executor) => Promise<readonly Currency[]>;
 
 /** The share of a long-poll's wait its deadline is spread over (see `awaitBySessionToken`). */
 const WAIT_SPREAD = 0.2;
@@ -179,8 +182,8 @@ export function createIntentsService(
    * A currency the merchant's country's payers hold, or one a route there can take; any other is
    * refused at creation, not when the payer is already at checkout (400 `currency_unsupported`).
    */
-  function assertAccepted(caller: Pick<IntentCreator, 'mode' | 'merchantCountry'>, currency: Currency): void {
-    const accepted = collaborators.currencies?.(caller.mode, caller.merchantCountry);
+  async function assertAccepted(caller: Pick<IntentCreator, 'mode' | 'merchantCountry'>, currency: Currency, executor: Executor = db): Promise<void> {
+    const accepted = await collaborators.currencies?.(caller.mode, caller.merchantCountry, executor);
     if (accepted === undefined || accepted.includes(currency)) return;
     throw new ApiError(
       'currency_unsupported',
@@ -200,7 +203,7 @@ export function createIntentsService(
   async function insertIntent(ex: Executor, caller: IntentCreator, body: CreateIntentBody): Promise<CreatedIntent> {
     assertModeOpen(caller, caller.mode);
     const currency = assertCurrency(body.currency);
-    assertAccepted(caller, currency);
+    await assertAccepted(caller, currency, ex);
     const amountMinor = parseAmount(body.amount, currency);
     const returnUrl = body.returnUrl === undefined ? null : checkReturnUrl(body.returnUrl, caller.mode);
     const id = ids('intent');
@@ -235,7 +238,8 @@ export function createIntentsService(
     transition,
     recordEvent,
     /** The currencies a merchant of this country may create intents in, in this mode (all supported when unknown). */
-    currenciesTaken: (mode: 'test' | 'live', country: Country): readonly Currency[] => collaborators.currencies?.(mode, country) ?? CURRENCY_CODES,
+    currenciesTaken: async (mode: 'test' | 'live', country: Country): Promise<readonly Currency[]> =>
+      (await collaborators.currencies?.(mode, country)) ?? CURRENCY_CODES,
     /** 400 `currency_unsupported` unless intents of this merchant may be in `currency` (a payment link's, before it is made). */
     assertCurrencyTaken: assertAccepted,
     /** The intent as the client sees it, with its direct payment if it had one (read with `executor`). */

@@ -27,10 +27,10 @@ const CountryBody = Type.Object({ country: CountrySchema }, { additionalProperti
 export function methodsDashboardRoutes(instance: FastifyInstance) {
   const app = instance.withTypeProvider<TypeBoxTypeProvider>();
   const { merchants, methods, intents } = app.services;
-  const settingsOf = (country: Country) => ({
+  const settingsOf = async (country: Country) => ({
     country,
     currency: currencyOf(country),
-    currencies: { test: [...intents.currenciesTaken('test', country)], live: [...intents.currenciesTaken('live', country)] },
+    currencies: { test: [...(await intents.currenciesTaken('test', country))], live: [...(await intents.currenciesTaken('live', country))] },
   });
 
   app.get(

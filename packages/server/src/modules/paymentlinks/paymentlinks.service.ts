@@ -87,19 +87,19 @@ export function createPaymentLinksService(
   }
 
   /** A link that opens nothing: switched off, its merchant frozen, or live mode not open to it. */
-  const closed = (row: PaymentLinkRow, merchant: LinkMerchant) =>
+  const closed = async (row: PaymentLinkRow, merchant: LinkMerchant) =>
     !row.active ||
     merchant.frozen === true ||
     !liveModeOpen(merchant, row.mode) ||
-    // A link made before its merchant moved to a country whose routes do not take its currency.
-    !intents.currenciesTaken(row.mode, merchant.country).includes(row.currency as Currency);
+    // A link made before its merchant moved to a country (or its accounts changed) whose routes do not take its currency.
+    !(await intents.currenciesTaken(row.mode, merchant.country)).includes(row.currency as Currency);
 
   return {
     /** Creates a link; with an Idempotency-Key, the insert and the stored answer are one transaction. */
     async create(scope: Scope, body: CreatePaymentLinkBody, origin: string, answer?: IdempotentAnswer): Promise<PaymentLink> {
       const currency = assertCurrency(body.currency);
       const merchant = await collaborators.merchant(scope.merchantId);
-      if (merchant) intents.assertCurrencyTaken({ mode: scope.mode, merchantCountry: merchant.country }, currency);
+      if (merchant) await intents.assertCurrencyTaken({ mode: scope.mode, merchantCountry: merchant.country }, currency);
       const amountMinor = parseAmount(body.amount, currency);
       const metadata = body.metadata ?? {};
       if (LINK_METADATA_KEY in metadata) {
@@ -161,7 +161,7 @@ export function createPaymentLinksService(
       const found = await lookUp(linkId);
       if (!found) return { kind: 'not_found' };
       const { row, merchant } = found;
-      if (closed(row, merchant)) return { kind: 'inactive', merchantLanguage: merchant.language };
+      if (await closed(row, merchant)) return { kind: 'inactive', merchantLanguage: merchant.language };
       const created = await db.transaction().execute(async (tx) => {
         const intent = await intents.createIn(
           tx,
@@ -190,7 +190,7 @@ export function createPaymentLinksService(
       const found = await lookUp(linkId);
       if (!found) return { kind: 'not_found' };
       const { row, merchant } = found;
-      if (closed(row, merchant)) return { kind: 'inactive', merchantLanguage: merchant.language };
+      if (await closed(row, merchant)) return { kind: 'inactive', merchantLanguage: merchant.language };
       return {
         kind: 'open',
         merchantLanguage: merchant.language,

@@ -18,6 +18,7 @@ import type {
 } from '../connectors.types.ts';
 import { CINETPAY_DESCRIPTION } from './cinetpay.description.ts';
 import {
+  cardCurrenciesOf,
   cinetPayAmount,
   codeText,
   FAILURE_REASONS,
@@ -69,6 +70,8 @@ export interface CinetPaySettings {
   /** Bound on each call (default 10 s). */
   timeoutMs?: number;
   connections?: number;
+  /** Currencies the service takes by card, a comma list (`XAF,USD`); unset: the francs only (USD is CinetPay's to enable). */
+  cardCurrencies?: string;
 }
 
 /** A transfer token lives 5 minutes (docs.cinetpay.com, transfer API, "How to generate a token"). */
@@ -142,6 +145,7 @@ export function createCinetPayConnector(settings: CinetPaySettings, deps: Connec
     if (sent.size > REMEMBERED) sent.delete(sent.keys().next().value as string);
   }
 
+  const currencies = cardCurrenciesOf(settings.cardCurrencies);
   const notifyUrl = (kind: ConnectorKind, reference: string) => `${settings.callbackUrl}/${kind}/${reference}/${signer.sign(kind, reference)}`;
   const json = { accept: 'application/json' };
 
@@ -157,6 +161,8 @@ export function createCinetPayConnector(settings: CinetPaySettings, deps: Connec
           ? 'AMOUNT_NOT_A_MULTIPLE_OF_5'
           : 'AMOUNT_OUT_OF_BOUNDS';
     if (cinetPayAmount(req.amount, req.currency) === undefined) return 'AMOUNT_NOT_A_MULTIPLE_OF_5';
+    // USD is taken only by a service CinetPay has enabled it for: never sent from another account.
+    if (!currencies.includes(req.currency)) return 'INVALID_CURRENCY';
     // No operator of Caisse's countries takes USD on CinetPay's page: USD is for cards.
     if (kind === 'collection' && req.method !== 'card' && !MOBILE_MONEY_CURRENCIES.includes(req.currency)) return 'INVALID_CURRENCY';
     if (kind === 'collection') {
@@ -467,7 +473,7 @@ export function createCinetPayConnector(settings: CinetPaySettings, deps: Connec
     status,
     verifyCallback,
     check,
-    currencies: CINETPAY_DESCRIPTION.currencies,
+    currencies,
     ...(noTransfers !== undefined ? { lacks: { disburse: noTransfers, refund: noTransfers } } : {}),
     close: async () => {
       await payments.close();

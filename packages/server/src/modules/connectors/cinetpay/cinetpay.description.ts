@@ -1,5 +1,6 @@
 import type { ProviderDescription } from '../connectors.description.ts';
 import { testNumbers } from '../connectors.testnumbers.ts';
+import { cardCurrenciesProblem } from './cinetpay.rules.ts';
 
 /**
  * `cinetpay` as checkout, `GET /payment-methods` and the CLI see it: an aggregator (docs/spec,
@@ -12,9 +13,11 @@ export const CINETPAY_DESCRIPTION: ProviderDescription = {
   name: 'cinetpay',
   displayName: 'CinetPay',
   countries: [],
-  // USD by card only (docs/decisions/0098-usd-by-card-through-cinetpay.md): its page lists the
+  // USD by card only, and only through an account whose service CinetPay has enabled it for
+  // (`cardCurrencies`; docs/decisions/0098-usd-by-card-through-cinetpay.md): its page lists the
   // operators of the countries of the payment's currency, and none of Caisse's countries is in USD.
   currencies: ['XAF', 'XOF', 'USD'],
+  optInCurrencies: ['USD'],
   approval: 'redirect',
   // CinetPay's `amount` is a whole number of the currency's unit, a multiple of 5: francs from 100
   // (its documented minimum) to 1 500 000 (its transfer API's ceiling, the lower of the two);
@@ -87,14 +90,29 @@ export const CINETPAY_DESCRIPTION: ProviderDescription = {
       description: 'Base of notify_url (this server + /callbacks/cinetpay)',
     },
     { env: 'CAISSE_CINETPAY_TIMEOUT_MS', key: 'timeoutMs', kind: 'integer', required: false, secret: false, description: 'Bound on each call, in ms (10000)' },
+    {
+      env: 'CAISSE_CINETPAY_CARD_CURRENCIES',
+      key: 'cardCurrencies',
+      kind: 'currencies',
+      required: false,
+      secret: false,
+      description: "Currencies the service takes by card (XAF,USD): add USD once CinetPay has enabled it; unset: the country's only",
+    },
   ],
+  // A currency CinetPay does not document, or one it takes in no country Caisse serves, would fail every payment in it.
+  checkSettings(values) {
+    const problem = values.cardCurrencies === undefined ? undefined : cardCurrenciesProblem(String(values.cardCurrencies));
+    return problem === undefined ? undefined : { key: 'cardCurrencies', message: problem };
+  },
   testNumbers: testNumbers('+2250500000'),
   /**
    * Read from CinetPay's code table (docs.cinetpay.com, "Code table": payment methods per country)
    * and kept to the countries Caisse sells in: Orange (OM, OMSN, OMML, OMBF, OMCM), MTN (MOMO,
    * MOMOCM, MOMOBJ), Moov (FLOOZ, MOOVML, MOOVBF, FLOOZTG, FLOOZBJ), Wave (WAVECI, WAVESN), Free
-   * (FREESN), T-Money (TMONEYTG), cards (VISAM in CI, VISAMCM in CM). Cards also take USD, one of
-   * the currencies its initialisation documents; mobile money moves the country's currency only.
+   * (FREESN), T-Money (TMONEYTG), cards (VISAM in CI, VISAMCM in CM). Cards may also take USD, one
+   * of the currencies its initialisation documents, where CinetPay has enabled it for the service:
+   * an account takes it only with `cardCurrencies` naming it. Mobile money moves the country's
+   * currency only.
    */
   serves: [
     { method: 'orange_money', countries: ['CI', 'SN', 'ML', 'BF', 'CM'] },

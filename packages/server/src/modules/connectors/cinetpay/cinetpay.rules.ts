@@ -112,6 +112,31 @@ export function splitNumber(e164: string): { prefix: string; phone: string; curr
  */
 export const MOBILE_MONEY_CURRENCIES: readonly Currency[] = ['XAF', 'XOF'];
 
+/** Every currency CinetPay's payment initialisation documents (`currency`). */
+const DOCUMENTED_CURRENCIES = ['XOF', 'XAF', 'CDF', 'GNF', 'USD'];
+
+/**
+ * The currencies a card takes beside the countries' own, as CinetPay enables them per service
+ * (docs/decisions/0098-usd-by-card-through-cinetpay.md): the account's `cardCurrencies`, a comma
+ * list. A service always takes its country's francs; USD only once CinetPay has enabled it, so
+ * it is never assumed.
+ */
+export function cardCurrenciesOf(setting: string | undefined): Currency[] {
+  const listed = (setting ?? '').split(',').filter((c): c is Currency => c === 'USD');
+  return [...MOBILE_MONEY_CURRENCIES, ...new Set(listed)];
+}
+
+/** Why `cardCurrencies` cannot be kept, or undefined. */
+export function cardCurrenciesProblem(setting: string): string | undefined {
+  const listed = setting.split(',');
+  const unknown = listed.find((c) => !DOCUMENTED_CURRENCIES.includes(c));
+  if (unknown !== undefined) return `names ${unknown}, a currency CinetPay does not take (it documents ${DOCUMENTED_CURRENCIES.join(', ')})`;
+  // The DR Congo's and Guinea's currencies: CinetPay takes them there, not in Caisse's countries.
+  const elsewhere = listed.find((c) => !MOBILE_MONEY_CURRENCIES.includes(c as Currency) && c !== 'USD');
+  if (elsewhere !== undefined) return `names ${elsewhere}, which CinetPay takes in no country Caisse serves (by card: the country's francs and USD)`;
+  return undefined;
+}
+
 /**
  * Our minor units as CinetPay's `amount`, a whole number of the currency's unit (500 cents → 5
  * dollars); undefined when not whole. The description's step (5 francs, 500 cents) keeps every

@@ -45,9 +45,10 @@ export const CINETPAY_CONNECTOR: ConnectorDefinition<CinetPaySettings, CinetPayS
   },
   // The apikey and site_id of a service, the secret key that signs its notifications, and the
   // transfer API's password (without it the account collects only). notify_url goes with each
-  // request: the account's callbackUrl (this server + /callbacks/cinetpay) is its base.
+  // request: the account's callbackUrl (this server + /callbacks/cinetpay) is its base. USD by card
+  // once CinetPay has enabled it for the service: `cardCurrencies` (XAF,USD), else the francs only.
   account: {
-    settings: ['baseUrl', 'transferBaseUrl', 'siteId', 'callbackUrl', 'timeoutMs'],
+    settings: ['baseUrl', 'transferBaseUrl', 'siteId', 'callbackUrl', 'timeoutMs', 'cardCurrencies'],
     credentials: [
       { name: 'apiKey', required: true },
       { name: 'secretKey', required: true },
@@ -68,6 +69,7 @@ export const CINETPAY_CONNECTOR: ConnectorDefinition<CinetPaySettings, CinetPayS
       transferPassword: c.transferPassword,
       callbackUrl: String(open.callbackUrl),
       timeoutMs: open.timeoutMs === undefined ? undefined : Number(open.timeoutMs),
+      cardCurrencies: open.cardCurrencies === undefined ? undefined : String(open.cardCurrencies),
     }),
   },
 };
