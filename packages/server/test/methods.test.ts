@@ -430,6 +430,8 @@ describe('dashboard: Settings → Payment methods', () => {
     // Naming the francs only changes nothing.
     const francs = await cinetpay('test', 'XAF', 'http://127.0.0.1:9/cinetpay');
     expect((await send('GET', '/settings/country')).json()).toMatchObject({ currencies: { test: ['XAF'], live: ['XAF'] } });
+    // The newest account of a connector, mode and country wins: the second is made a moment later.
+    ctx.clock.advance(1000);
     const test = await cinetpay('test', 'xaf, usd', 'http://127.0.0.1:9/cinetpay');
     expect(test.settings).toMatchObject({ cardCurrencies: 'XAF,USD' });
     const live = await cinetpay('live', 'XAF,USD', 'https://api-checkout.cinetpay.com');

@@ -6,7 +6,7 @@ import { type IdempotentAnswer, inTransaction } from '../../platform/http/idempo
 import { assertCurrency, CURRENCIES, type Currency, formatAmount, parseAmount } from '../../platform/money.ts';
 import { announceEvents, type EventsService, type EventType } from '../events/index.ts';
 import { assertModeOpen, type Caller, type MerchantContext, type Scope } from '../../platform/tenancy.ts';
-import type { Country } from '../../platform/countries.ts';
+import { type Country, currencyOf } from '../../platform/countries.ts';
 import { type IntentPatch, type IntentRow, intentsRepository as repo } from './intents.repository.ts';
 import type { CreatedIntent, CreateIntentBody, DirectPayment, Intent, IntentList, ListIntentsQuery, PublicIntent } from './intents.schema.ts';
 import { intentIdOfSessionToken, newSessionToken, sessionTokenMatches } from './intents.session-token.ts';
@@ -183,6 +183,8 @@ export function createIntentsService(
    * refused at creation, not when the payer is already at checkout (400 `currency_unsupported`).
    */
   async function assertAccepted(caller: Pick<IntentCreator, 'mode' | 'merchantCountry'>, currency: Currency, executor: Executor = db): Promise<void> {
+    // The country's own currency is always taken: no read of its accounts on the common path.
+    if (currency === currencyOf(caller.merchantCountry)) return;
     const accepted = await collaborators.currencies?.(caller.mode, caller.merchantCountry, executor);
     if (accepted === undefined || accepted.includes(currency)) return;
     throw new ApiError(
