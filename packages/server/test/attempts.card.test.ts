@@ -11,6 +11,7 @@ import { SECOND } from '../src/platform/clock.ts';
 import { appWithAllSandboxes, withCinetPayAccount } from './connectors.support.ts';
 import { createIntent, expectLedgerClean } from './flow.support.ts';
 import { call, createMerchant, pk, sk, type TestContext, type TestMerchant } from './harness.ts';
+import { HOLDER } from './fixtures/cardholder.ts';
 
 let ctx: TestContext;
 let sandbox: Sandbox;
@@ -28,17 +29,6 @@ afterAll(async () => {
   await sandbox?.close();
   await ctx?.close();
 });
-
-const HOLDER = {
-  name: 'Awa',
-  surname: 'Koné',
-  email: 'awa.kone@example.ci',
-  phoneNumber: '07 01 02 03 04',
-  address: 'Rue des Jardins, Cocody',
-  city: 'Abidjan',
-  country: 'CI',
-  zipCode: '00225',
-};
 
 type Answer = {
   status: string;
