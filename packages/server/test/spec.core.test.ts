@@ -148,3 +148,18 @@ describe('problem types', () => {
     problem(await call(ctx.app, 'GET', '/errors/toString'), 404, 'not_found');
   });
 });
+
+describe('objects made in the same millisecond', () => {
+  it('list newest first in the order they were made, intents and their events alike', async () => {
+    // The test clock stands still: every intent below is made in one millisecond.
+    const own = await createMerchant(ctx, 'Same millisecond');
+    const made: string[] = [];
+    for (let i = 0; i < 8; i++) made.push((await createIntent(ctx, own)).id);
+    const listed = (await call(ctx.app, 'GET', '/gateway?limit=8', sk(own))).json() as { data: { id: string }[] };
+    expect(listed.data.map((i) => i.id)).toEqual([...made].reverse());
+    const canceled = made.slice(0, 3);
+    for (const id of canceled) expect((await call(ctx.app, 'POST', `/gateway/${id}/cancel`, sk(own))).statusCode).toBe(200);
+    const events = (await call(ctx.app, 'GET', '/events?limit=3', sk(own))).json() as { data: { data: { paymentIntent: { id: string } } }[] };
+    expect(events.data.map((e) => e.data.paymentIntent.id)).toEqual([...canceled].reverse());
+  });
+});

@@ -77,7 +77,39 @@ export function firstIdAt(kind: IdKind, at: Date): string {
 }
 
 export type IdFactory = (kind: IdKind) => string;
-export const idFactory =
-  (clock: Clock, random: RandomBytes = systemRandom): IdFactory =>
-  (kind) =>
-    newId(kind, clock, random);
+
+/**
+ * Makes the ids of objects. Within one millisecond, a kind's next id is the last one's random part
+ * plus one unit of its 25th character (ULID's monotonic mode): objects made in the same millisecond
+ * by one process still list in the order they were made ("newest first" lists, events of one
+ * transaction), and the last character stays free for ids derived from one (deliveries by rank).
+ */
+export function idFactory(clock: Clock, random: RandomBytes = systemRandom): IdFactory {
+  const last = new Map<IdKind, { ms: number; tail: Buffer }>();
+  return (kind) => {
+    const ms = clock.now().getTime();
+    const prev = last.get(kind);
+    const tail = prev?.ms === ms ? increment(prev.tail) : undefined;
+    const next = tail ?? Buffer.from(random(10));
+    last.set(kind, { ms, tail: next });
+    const buf = Buffer.alloc(16);
+    buf.writeUIntBE(ms, 0, 6);
+    next.copy(buf, 6);
+    return `${ID_PREFIXES[kind]}_${base32(buf).slice(0, 26)}`;
+  };
+}
+
+/** The 26th character holds the random part's last 3 bits (and 2 bits of padding). */
+const LAST_CHARACTER = 8;
+
+/** `tail` + `step` as a big-endian number; undefined when it would overflow (a fresh random part then). */
+function increment(tail: Buffer, step = LAST_CHARACTER): Buffer | undefined {
+  const out = Buffer.from(tail);
+  let carry = step;
+  for (let i = out.length - 1; i >= 0 && carry > 0; i--) {
+    const sum = (out[i] as number) + carry;
+    out[i] = sum & 0xff;
+    carry = sum >> 8;
+  }
+  return carry > 0 ? undefined : out;
+}
