@@ -21,6 +21,7 @@ const OPERATOR_ERROR_TEXTS: Record<string, MessageId> = {
   payment_method_not_allowed: 'operator.error.methodNotAllowed',
   payout_state_invalid: 'operator.error.payoutDecided',
   provider_settings_invalid: 'operator.error.providerSettings',
+  route_invalid: 'operator.error.routeInvalid',
 };
 
 export function OperatorError({ error }: { error: unknown }) {
