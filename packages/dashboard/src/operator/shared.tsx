@@ -1,5 +1,6 @@
 import { type ReactNode, useId } from 'react';
 import { type MessageId, useI18n } from '../shared/i18n.tsx';
+import { ApiProblem } from '../dashboard/api.ts';
 import { ErrorNotice, TableWrap } from '../dashboard/ui.tsx';
 import type { OperatorPermission } from './types.ts';
 
@@ -25,6 +26,10 @@ const OPERATOR_ERROR_TEXTS: Record<string, MessageId> = {
 };
 
 export function OperatorError({ error }: { error: unknown }) {
+  const { t } = useI18n();
+  // A provider account's refused setting or credential is named, as the CLI names it.
+  const named = error instanceof ApiProblem && error.code === 'provider_settings_invalid' ? /^(settings|credentials)\.(.+)$/.exec(error.param ?? '') : null;
+  if (named) return <ErrorNotice error={new Error(t('operator.error.providerSetting', { kind: named[1] as string, name: named[2] as string }))} />;
   return <ErrorNotice error={error} texts={OPERATOR_ERROR_TEXTS} />;
 }
 
