@@ -3,7 +3,7 @@ import { type Browser, DESKTOP, launchChromium, type Page, type RunningServer, s
 
 /**
  * The payer-facing short name on Settings → Business profile, in Debian's Chromium against a real
- * server: a name providers would refuse (an accent, punctuation, too short) is refused with the
+ * server: a name providers would refuse (an accent, punctuation, too short or too long) is refused with the
  * rule in the page's language, never a bare error code; a valid one is saved.
  */
 let server: RunningServer;
@@ -63,7 +63,8 @@ describe('the short name shown to payers', () => {
   it.each(['en', 'fr'] as const)('in %s: a name providers refuse is explained, a valid one is saved', async (locale) => {
     const T = TEXTS[locale];
     const page = await profilePage(locale);
-    for (const refused of ['Café Akwa', 'Akwa & Co', 'Akw']) {
+    // 23 letters and spaces: one too many, refused rather than cut short behind the payer's back.
+    for (const refused of ['Café Akwa', 'Akwa & Co', 'Akw', 'Boutique Akwa Bonapriso']) {
       await page.getByLabel(T.field).fill(refused);
       await page.getByRole('button', { name: T.save }).click();
       await expect.poll(() => page.getByRole('alert').textContent()).toBe(T.refused);

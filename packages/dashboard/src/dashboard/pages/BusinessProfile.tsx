@@ -137,7 +137,6 @@ function ShortNameForm({ profile }: { profile: Profile }) {
           <label htmlFor="profile-shortName">{t('profile.shortName.label')}</label>
           <input
             id="profile-shortName"
-            maxLength={22}
             value={name}
             placeholder={profile.shortName.default}
             aria-describedby="profile-shortName-hint"
