@@ -62,7 +62,8 @@ export function MobileMoneySteps({ mm, amount, merchantName, returnUrl, title }:
   const method = mm.mobileMoney.find((m) => m.provider === mm.provider);
   const providerName = byCard ? (mm.card?.name ?? '') : (method?.name ?? mm.provider ?? '');
   const describeError = (error: CheckoutError | undefined) => {
-    const id = error && MOBILE_MONEY_ERRORS[error.code];
+    // A valid number of another operator than the one picked: not "not a valid number".
+    const id = error?.code === 'phone_invalid' && error.operator !== undefined ? 'mm.error.other_operator' : error && MOBILE_MONEY_ERRORS[error.code];
     return id ? t(id, { provider: providerName }) : describe(error);
   };
   const errorText = describeError(mm.error);

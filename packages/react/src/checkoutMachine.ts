@@ -46,6 +46,8 @@ export interface CheckoutError {
   failureReason?: string;
   /** A failed top-up: the display name of the provider asked. */
   providerName?: string;
+  /** The number's operator, when the API named it (`phone_invalid` for another operator's number, `operator_unsupported`). */
+  operator?: string;
 }
 
 /** A mobile-money provider a top-up can ask (`GET /payment-methods`): its registry name and display name. */

@@ -54,6 +54,7 @@ const ERROR_TEXTS = {
   currency_unsupported: 'error.currency_unsupported',
   provider_unavailable: 'error.provider_unavailable',
   provider_unsupported: 'error.provider_unsupported',
+  operator_unsupported: 'error.operator_unsupported',
   provider_page_lost: 'error.provider_page_lost',
   payer_not_found: 'error.payer_not_found',
   approval_rejected: 'error.approval_rejected',
@@ -89,9 +90,11 @@ export const customerError = (code: string): CheckoutError => ({ code, message: 
 export function toCheckoutError(err: unknown): CheckoutError {
   if (err instanceof CaisseError) {
     const attempts = err.raw?.attemptsRemaining;
+    const operator = err.raw?.operator;
     return {
       ...customerError(err.code),
       ...(typeof attempts === 'number' ? { attemptsRemaining: attempts } : {}),
+      ...(typeof operator === 'string' ? { operator } : {}),
       ...(err.retryAfter !== undefined ? { retryAfter: err.retryAfter } : {}),
       ...(err.requestId !== undefined ? { requestId: err.requestId } : {}),
     };

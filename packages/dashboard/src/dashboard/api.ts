@@ -8,6 +8,8 @@ export class ApiProblem extends Error {
     readonly code: string,
     message: string,
     readonly retryAfter?: number,
+    /** The field the problem is about (`settings.baseUrl`), when the server names one. */
+    readonly param?: string,
   ) {
     super(message);
     this.name = 'ApiProblem';
@@ -62,6 +64,7 @@ async function send<T>(method: string, path: string, headers: Record<string, str
       String(data.code ?? 'error'),
       String(data.detail ?? data.title ?? `HTTP ${res.status}`),
       Number.isFinite(retry) && retry > 0 ? retry : undefined,
+      typeof data.param === 'string' ? data.param : undefined,
     );
     if (problem.code === 'session_required' && path !== '/session') sessionLost();
     throw problem;

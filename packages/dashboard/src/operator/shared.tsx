@@ -1,5 +1,6 @@
 import { type ReactNode, useId } from 'react';
 import { type MessageId, useI18n } from '../shared/i18n.tsx';
+import { ApiProblem } from '../dashboard/api.ts';
 import { ErrorNotice, TableWrap } from '../dashboard/ui.tsx';
 import type { OperatorPermission } from './types.ts';
 
@@ -21,9 +22,14 @@ const OPERATOR_ERROR_TEXTS: Record<string, MessageId> = {
   payment_method_not_allowed: 'operator.error.methodNotAllowed',
   payout_state_invalid: 'operator.error.payoutDecided',
   provider_settings_invalid: 'operator.error.providerSettings',
+  route_invalid: 'operator.error.routeInvalid',
 };
 
 export function OperatorError({ error }: { error: unknown }) {
+  const { t } = useI18n();
+  // A provider account's refused setting or credential is named, as the CLI names it.
+  const named = error instanceof ApiProblem && error.code === 'provider_settings_invalid' ? /^(settings|credentials)\.(.+)$/.exec(error.param ?? '') : null;
+  if (named) return <ErrorNotice error={new Error(t('operator.error.providerSetting', { kind: named[1] as string, name: named[2] as string }))} />;
   return <ErrorNotice error={error} texts={OPERATOR_ERROR_TEXTS} />;
 }
 

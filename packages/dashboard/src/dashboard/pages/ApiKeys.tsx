@@ -4,6 +4,7 @@ import { useCan } from '../permissions.tsx';
 import { useApiKeys, useCreateApiKey, useRevokeApiKey, useRollApiKey } from '../queries/apikeys.ts';
 import { type AccessLevel, API_RESOURCES, type ApiKey, type ApiResource, type CreatedApiKey, type KeyPermissions, type Mode } from '../types.ts';
 import { Badge, ConfirmButton, ErrorNotice, PageTitle, SecretField, StatusNotice, TableWrap } from '../ui.tsx';
+import { ApiKeyOrigins } from './ApiKeyOrigins.tsx';
 
 const GRACE_CHOICES: { seconds: number; label: MessageId }[] = [
   { seconds: 0, label: 'keys.graceNow' },
@@ -294,6 +295,7 @@ export function ApiKeys({ mode }: { mode: Mode }) {
                     <td>{t(KIND_NAMES[k.kind])}</td>
                     <td>
                       <PermissionsSummary k={k} />
+                      <ApiKeyOrigins k={k} mode={mode} editable={usable && writable} />
                     </td>
                     <td className="mono">{k.display}</td>
                     <td>{dateTime(k.createdAt)}</td>

@@ -99,6 +99,9 @@ export function BusinessProfile() {
   );
 }
 
+/** The rule a refused name broke, in the page's language rather than the bare code. */
+const SHORT_NAME_ERRORS = { short_name_invalid: 'profile.shortName.invalid' } as const;
+
 /** The payer-facing short name: editable in any state of the profile (it is not reviewed). */
 function ShortNameForm({ profile }: { profile: Profile }) {
   const { t } = useI18n();
@@ -127,14 +130,13 @@ function ShortNameForm({ profile }: { profile: Profile }) {
       }}
     >
       <h2>{t('profile.shortName.title')}</h2>
-      <ErrorNotice error={error} />
+      <ErrorNotice error={error} texts={SHORT_NAME_ERRORS} />
       {saved !== null ? <StatusNotice tone="success">{t('profile.shortName.saved', { name: saved })}</StatusNotice> : null}
       <fieldset disabled={setShortName.isPending}>
         <div className="field">
           <label htmlFor="profile-shortName">{t('profile.shortName.label')}</label>
           <input
             id="profile-shortName"
-            maxLength={22}
             value={name}
             placeholder={profile.shortName.default}
             aria-describedby="profile-shortName-hint"

@@ -32,3 +32,12 @@ export function useRollApiKey(mode: Mode) {
     () => [keys.keys(mode)],
   );
 }
+
+/** The browser origins an API key may be used from (empty: any). */
+export function useSetAllowedOrigins(mode: Mode) {
+  return useChange(
+    ({ id, allowedOrigins }: { id: string; allowedOrigins: string[] }) =>
+      api<Answer<'/dashboard/api/{mode}/keys/{id}/allowed-origins', 'post'>>('POST', `${modePath(mode, 'keys', id)}/allowed-origins`, { allowedOrigins }),
+    () => [keys.keys(mode)],
+  );
+}
