@@ -4,6 +4,7 @@
  * error with exit 1, never a stack trace.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -22,4 +23,34 @@ describe('caisse --json on standard output', () => {
     expect(created.merchantId).toMatch(/^mch_/);
     expect(res.output).toContain('migrations applied');
   }, 120_000);
+});
+
+describe('a failed system call is one line, without a stack trace', () => {
+  const oneLine = (output: string) => output.trim().split('\n');
+
+  it('a credentials file that is not there', async () => {
+    const env = processEnv({ CAISSE_DATA_DIR: join(workDir, 'unused'), DATABASE_URL: '' });
+    const missing = join(workDir, 'missing.json');
+    const res = await runCaisse(
+      ['provider-accounts', 'add', '--connector', 'mtn_momo', '--mode', 'test', '--countries', 'CM', '--credentials-file', missing],
+      env,
+    );
+    expect(res.code).toBe(1);
+    expect(oneLine(res.output)).toEqual([`caisse: ENOENT: no such file or directory, open '${missing}'`]);
+  }, 60_000);
+
+  it('a port another process listens on', async () => {
+    const taken = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const { port } = taken.address() as AddressInfo;
+    try {
+      const res = await runCaisse(['sandbox', '--port', String(port)], processEnv({ CAISSE_DATA_DIR: join(workDir, 'sandbox') }));
+      expect(res.code).toBe(1);
+      expect(oneLine(res.output)).toEqual([
+        `caisse: listen EADDRINUSE: address already in use 127.0.0.1:${port} (another process listens there: --port chooses another)`,
+      ]);
+    } finally {
+      taken.close();
+    }
+  }, 60_000);
 });

@@ -125,5 +125,10 @@ export function errorLine(err: unknown): string {
   // By name, as above: listen's and trigger's failures (src/cli/errors.ts), already one line.
   if ((err as Error | undefined)?.name === 'CliError') return (err as Error).message;
   if (err instanceof InvalidArgumentError) return err.message;
+  // A system call that failed (a file that is not there, a port already taken) is no bug: its message says it.
+  const sys = err as NodeJS.ErrnoException | undefined;
+  if (sys instanceof Error && typeof sys.code === 'string' && typeof sys.syscall === 'string') {
+    return sys.code === 'EADDRINUSE' ? `${sys.message} (another process listens there: --port chooses another)` : sys.message;
+  }
   return (err as Error).stack ?? String(err);
 }
