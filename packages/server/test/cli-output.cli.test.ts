@@ -8,6 +8,7 @@ import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { seedDataDir } from './harness.ts';
 import { processEnv, runCaisse } from './processes.ts';
 
 const workDir = mkdtempSync(join(tmpdir(), 'caisse-cli-output-'));
@@ -52,5 +53,28 @@ describe('a failed system call is one line, without a stack trace', () => {
     } finally {
       taken.close();
     }
+  }, 60_000);
+});
+
+describe('caisse merchants create refuses what it cannot make a merchant of', () => {
+  const env = () => processEnv({ CAISSE_DATA_DIR: join(workDir, 'refusals'), DATABASE_URL: '' });
+
+  it('a blank name or an e-mail that is not one: exit 1 before the database, saying which', async () => {
+    const blank = await runCaisse(['merchants', 'create', '--name', ' ', '--json'], env());
+    expect(blank.code).toBe(1);
+    expect(blank.stdout).toBe('');
+    expect(blank.output).toContain("option '--name <name>' argument ' ' is invalid. a merchant has a name");
+    const email = await runCaisse(['merchants', 'create', '--name', 'Boutique Kribi', '--email', 'owner', '--json'], env());
+    expect(email.code).toBe(1);
+    expect(email.stdout).toBe('');
+    expect(email.output).toContain("option '--email <email>' argument 'owner' is invalid. an e-mail address");
+  }, 60_000);
+
+  it('a name longer than the dashboard takes, as the running server would refuse it', async () => {
+    seedDataDir(join(workDir, 'refusals'));
+    const res = await runCaisse(['merchants', 'create', '--name', 'B'.repeat(201), '--json'], env());
+    expect(res.code).toBe(1);
+    expect(res.stdout).toBe('');
+    expect(res.output.trim()).toBe('caisse: validation_error: name must not have more than 200 characters');
   }, 60_000);
 });

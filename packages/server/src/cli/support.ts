@@ -50,7 +50,8 @@ export async function withServices<T>(fn: (services: ReturnType<typeof createSer
  */
 export async function admin<C extends AdminCommand>(name: C, args: AdminArgs<C>, viaServer = config().databaseUrl === undefined): Promise<AdminResult<C>> {
   const cfg = config();
-  const { readAdminFile, runAdminCommand } = await import('../admin.ts');
+  const { checkAdminArgs, readAdminFile, runAdminCommand } = await import('../admin.ts');
+  checkAdminArgs(name, args);
   const server = viaServer ? readAdminFile(cfg.dataDir) : undefined;
   const sameDatabase = (server?.database ?? 'embedded') === (cfg.databaseUrl === undefined ? 'embedded' : 'postgresql');
   if (server !== undefined && sameDatabase && processAlive(server.pid)) {
