@@ -3,7 +3,7 @@
  * output (logs on standard error), and a bad input or a failure said in one line on standard
  * error with exit 1, never a stack trace.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -77,4 +77,24 @@ describe('caisse merchants create refuses what it cannot make a merchant of', ()
     expect(res.stdout).toBe('');
     expect(res.output.trim()).toBe('caisse: validation_error: name must not have more than 200 characters');
   }, 60_000);
+});
+
+describe('caisse provider-accounts add --set', () => {
+  it('takes several key=value after one --set, as after several', async () => {
+    const dataDir = join(workDir, 'accounts');
+    seedDataDir(dataDir);
+    const env = processEnv({ CAISSE_DATA_DIR: dataDir, DATABASE_URL: '' });
+    const file = join(workDir, 'momo.json');
+    writeFileSync(
+      file,
+      JSON.stringify({ collectionUserId: '6f0d8c7e-2c1a-4b8e-9d5a-1f2e3d4c5b6a', collectionApiKey: 'key-Hx72Qd', collectionSubscriptionKey: 'sub-Lw58Np' }),
+    );
+    const add = ['provider-accounts', 'add', '--connector', 'mtn_momo', '--mode', 'test', '--countries', 'CM', '--credentials-file', file];
+    const oneSet = await runCaisse([...add, '--set', 'baseUrl=http://127.0.0.1:9', 'timeoutMs=5000'], env);
+    expect(oneSet.code, oneSet.output).toBe(0);
+    expect(JSON.parse(oneSet.stdout)).toMatchObject({ settings: { baseUrl: 'http://127.0.0.1:9', timeoutMs: 5000 } });
+    const twoSets = await runCaisse([...add, '--set', 'baseUrl=http://127.0.0.1:8', '--set', 'timeoutMs=6000'], env);
+    expect(twoSets.code, twoSets.output).toBe(0);
+    expect(JSON.parse(twoSets.stdout)).toMatchObject({ settings: { baseUrl: 'http://127.0.0.1:8', timeoutMs: 6000 } });
+  }, 120_000);
 });
