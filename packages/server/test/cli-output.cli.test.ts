@@ -98,3 +98,31 @@ describe('caisse provider-accounts add --set', () => {
     expect(JSON.parse(twoSets.stdout)).toMatchObject({ settings: { baseUrl: 'http://127.0.0.1:8', timeoutMs: 6000 } });
   }, 120_000);
 });
+
+describe('caisse keys create | roll | revoke', () => {
+  it('work on the only merchant without --merchant, and ask for it once there are several', async () => {
+    const dataDir = join(workDir, 'keys');
+    seedDataDir(dataDir);
+    const env = processEnv({ CAISSE_DATA_DIR: dataDir, DATABASE_URL: '' });
+    const merchant = await runCaisse(['merchants', 'create', '--name', 'Boutique Limbe', '--json'], env);
+    const { merchantId } = JSON.parse(merchant.stdout) as { merchantId: string };
+
+    const created = await runCaisse(['keys', 'create', '--json'], env);
+    expect(created.code, created.output).toBe(0);
+    const key = JSON.parse(created.stdout) as { id: string; secret: string };
+    expect(key.secret).toMatch(/^pk_test_/);
+    const rolled = await runCaisse(['keys', 'roll', key.id, '--grace', '0', '--json'], env);
+    expect(rolled.code, rolled.output).toBe(0);
+    const { new: replacement } = JSON.parse(rolled.stdout) as { new: { id: string } };
+    const revoked = await runCaisse(['keys', 'revoke', replacement.id, '--json'], env);
+    expect(revoked.code, revoked.output).toBe(0);
+    expect(JSON.parse(revoked.stdout)).toMatchObject({ id: replacement.id, revokedAt: expect.any(String) });
+
+    await runCaisse(['merchants', 'create', '--name', 'Boutique Buea', '--json'], env);
+    const ambiguous = await runCaisse(['keys', 'create', '--json'], env);
+    expect(ambiguous.code).toBe(1);
+    expect(ambiguous.output.trim()).toBe('caisse: 2 merchants: give --merchant (npx caisse merchants list)');
+    const named = await runCaisse(['keys', 'create', '--merchant', merchantId, '--json'], env);
+    expect(named.code, named.output).toBe(0);
+  }, 180_000);
+});
