@@ -80,7 +80,7 @@ describe('caisse merchants create refuses what it cannot make a merchant of', ()
 });
 
 describe('caisse provider-accounts add --set', () => {
-  it('takes several key=value after one --set, as after several', async () => {
+  it('takes several key=value after one --set, as after several; check says when there is nothing to check', async () => {
     const dataDir = join(workDir, 'accounts');
     seedDataDir(dataDir);
     const env = processEnv({ CAISSE_DATA_DIR: dataDir, DATABASE_URL: '' });
@@ -96,6 +96,10 @@ describe('caisse provider-accounts add --set', () => {
     const twoSets = await runCaisse([...add, '--set', 'baseUrl=http://127.0.0.1:8', '--set', 'timeoutMs=6000'], env);
     expect(twoSets.code, twoSets.output).toBe(0);
     expect(JSON.parse(twoSets.stdout)).toMatchObject({ settings: { baseUrl: 'http://127.0.0.1:8', timeoutMs: 6000 } });
+    // Nothing to check is said, not left silent.
+    const none = await runCaisse(['provider-accounts', 'check', '--mode', 'live'], env);
+    expect(none.code, none.output).toBe(0);
+    expect(none.stdout).toBe('no active live provider account to check\n');
   }, 120_000);
 });
 

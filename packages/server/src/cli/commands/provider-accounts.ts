@@ -100,6 +100,7 @@ export function registerProviderAccountsCommands(program: Command): void {
   ).action(async (id: string | undefined, opts: { mode?: 'test' | 'live'; json?: boolean }) => {
     const results = await admin('providerAccounts.check', { ...(id === undefined ? {} : { id }), ...(opts.mode === undefined ? {} : { mode: opts.mode }) });
     if (opts.json === true) print(results, true);
+    else if (results.length === 0) process.stdout.write(`no active${opts.mode === undefined ? '' : ` ${opts.mode}`} provider account to check\n`);
     else for (const r of results) process.stdout.write(`${r.ok ? 'OK  ' : 'FAIL'} ${r.id} (${r.connector}, ${r.mode}): ${r.detail}\n`);
     if (results.some((r) => !r.ok)) process.exitCode = 1;
   });
