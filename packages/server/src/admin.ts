@@ -4,6 +4,7 @@ import { isIP } from 'node:net';
 import { join } from 'node:path';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type Static, type TSchema, Type } from 'typebox';
+import { Check, Errors } from 'typebox/value';
 import { currencyOf } from './platform/countries.ts';
 import { CountrySchema } from './platform/countries.schema.ts';
 import { ApiError } from './platform/errors.ts';
@@ -238,6 +239,24 @@ export type AdminArgs<C extends AdminCommand> = Static<AdminCommands[C]['args']>
 export type AdminResult<C extends AdminCommand> = Awaited<ReturnType<AdminCommands[C]['run']>>;
 
 /** Runs a command on these services; its result as JSON would show it (dates as ISO strings). */
+/**
+ * Refuses arguments outside a command's schema, as the admin endpoint does for the CLI when a
+ * server holds the database; a command the CLI runs on the database itself is checked here.
+ */
+export function checkAdminArgs<C extends AdminCommand>(name: C, args: AdminArgs<C>): void {
+  const schema = ADMIN_COMMANDS[name].args;
+  // What the endpoint would receive: JSON, without the undefined members.
+  const sent = JSON.parse(JSON.stringify(args)) as unknown;
+  if (Check(schema, sent)) return;
+  const first = Errors(schema, sent)[0];
+  const path = first?.instancePath.split('/').slice(1) ?? [];
+  const where = path.length === 0 ? 'the arguments' : path.join('.');
+  // A pattern says nothing to a person: the value it refused does.
+  const value = path.reduce<unknown>((v, key) => (v as Record<string, unknown> | undefined)?.[key], sent);
+  const what = first?.keyword === 'pattern' ? `${JSON.stringify(value)} is not valid` : (first?.message ?? 'are not valid');
+  throw new ApiError('validation_error', `${where} ${what}`);
+}
+
 export async function runAdminCommand<C extends AdminCommand>(services: Services, name: C, args: AdminArgs<C>): Promise<AdminResult<C>> {
   const { run } = ADMIN_COMMANDS[name] as unknown as { run: (s: Services, a: AdminArgs<C>) => Promise<AdminResult<C>> };
   return JSON.parse(JSON.stringify(await run(services, args))) as AdminResult<C>;

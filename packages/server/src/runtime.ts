@@ -45,7 +45,8 @@ export interface Runtime {
  * V8's baseline compiler, as CAISSE_PGLITE_BASELINE asks of a server).
  */
 export async function openRuntime(config: Config, opts: { oneShot?: boolean } = {}): Promise<Runtime> {
-  const logger = createLogger({ level: config.logLevel, format: config.logFormat });
+  // A command's standard output is its result (`--json` is parsed by scripts): its logs go to stderr.
+  const logger = createLogger({ level: config.logLevel, format: config.logFormat, toStderr: opts.oneShot === true });
   const database = await openDatabase({
     databaseUrl: config.databaseUrl,
     dataDir: config.dataDir,

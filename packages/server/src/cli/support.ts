@@ -50,7 +50,8 @@ export async function withServices<T>(fn: (services: ReturnType<typeof createSer
  */
 export async function admin<C extends AdminCommand>(name: C, args: AdminArgs<C>, viaServer = config().databaseUrl === undefined): Promise<AdminResult<C>> {
   const cfg = config();
-  const { readAdminFile, runAdminCommand } = await import('../admin.ts');
+  const { checkAdminArgs, readAdminFile, runAdminCommand } = await import('../admin.ts');
+  checkAdminArgs(name, args);
   const server = viaServer ? readAdminFile(cfg.dataDir) : undefined;
   const sameDatabase = (server?.database ?? 'embedded') === (cfg.databaseUrl === undefined ? 'embedded' : 'postgresql');
   if (server !== undefined && sameDatabase && processAlive(server.pid)) {
@@ -125,5 +126,10 @@ export function errorLine(err: unknown): string {
   // By name, as above: listen's and trigger's failures (src/cli/errors.ts), already one line.
   if ((err as Error | undefined)?.name === 'CliError') return (err as Error).message;
   if (err instanceof InvalidArgumentError) return err.message;
+  // A system call that failed (a file that is not there, a port already taken) is no bug: its message says it.
+  const sys = err as NodeJS.ErrnoException | undefined;
+  if (sys instanceof Error && typeof sys.code === 'string' && typeof sys.syscall === 'string') {
+    return sys.code === 'EADDRINUSE' ? `${sys.message} (another process listens there: --port chooses another)` : sys.message;
+  }
   return (err as Error).stack ?? String(err);
 }

@@ -56,8 +56,9 @@ export function redactUrl(url: string): string {
  * every line is passed through `redactText` before it is written (keys, tokens, JWTs and phone
  * numbers are masked even inside error messages).
  */
-export function createLogger(opts: { level: string; stream?: DestinationStream; format?: 'pretty' | 'json' }): Logger {
-  const stream = opts.stream ?? (opts.format === 'pretty' ? prettyStream() : undefined);
+export function createLogger(opts: { level: string; stream?: DestinationStream; format?: 'pretty' | 'json'; toStderr?: boolean }): Logger {
+  const fd = opts.toStderr === true ? 2 : 1;
+  const stream = opts.stream ?? (opts.format === 'pretty' ? prettyStream(fd) : fd === 2 ? pino.destination({ dest: 2, sync: true }) : undefined);
   return pino(
     {
       level: opts.level,
@@ -113,8 +114,9 @@ interface LogEntry {
  * development when stdout is a TTY): time, level, message, then the other fields; a request is
  * `GET /gateway 201 4 ms`. It receives the JSON line after redaction, so it shows no more.
  */
-function prettyStream(): DestinationStream {
+function prettyStream(fd: 1 | 2): DestinationStream {
   return pinoPretty({
+    destination: fd,
     colorize: true,
     translateTime: 'SYS:HH:MM:ss',
     ignore: 'pid,hostname,req,res,responseTime,reqId',

@@ -1,6 +1,18 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import { admin, examples, print, repeatable, wholeNumber } from '../support.ts';
 
+const MERCHANT_HELP = 'merchant id (npx caisse merchants list); default: the only merchant there is';
+
+/** `--merchant`, or the only merchant there is (a development database has one): keys commands then need no id. */
+async function merchantOf(given: string | undefined): Promise<string> {
+  if (given !== undefined) return given;
+  const list = await admin('merchants.list', {});
+  if (list.length === 1 && list[0] !== undefined) return list[0].id;
+  throw new InvalidArgumentError(
+    list.length === 0 ? 'no merchant yet: npx caisse merchants create --name …' : `${list.length} merchants: give --merchant (npx caisse merchants list)`,
+  );
+}
+
 /** keys: a merchant's API keys and secret keys. */
 export function registerKeysCommands(program: Command): void {
   const keys = examples(
@@ -12,7 +24,7 @@ export function registerKeysCommands(program: Command): void {
     keys
       .command('create')
       .description('create a key (or, with --kind both, an API key and a secret key); shown once')
-      .requiredOption('--merchant <id>', 'merchant id (npx caisse merchants list)')
+      .option('--merchant <id>', MERCHANT_HELP)
       .addOption(
         new Option('--kind <kind>', 'publishable (pk_…), secret (sk_…), restricted (rk_…: --permissions only) or both')
           .choices(['publishable', 'secret', 'restricted', 'both'])
@@ -32,7 +44,7 @@ export function registerKeysCommands(program: Command): void {
     'npx caisse keys create --merchant mch_01jd… --origin https://shop.example',
   ).action(
     async (opts: {
-      merchant: string;
+      merchant?: string;
       kind: 'publishable' | 'secret' | 'restricted' | 'both';
       mode: 'test' | 'live';
       name: string;
@@ -48,7 +60,7 @@ export function registerKeysCommands(program: Command): void {
         );
       }
       const created = await admin('keys.create', {
-        merchantId: opts.merchant,
+        merchantId: await merchantOf(opts.merchant),
         kind: opts.kind,
         mode: opts.mode,
         name: opts.name,
@@ -66,42 +78,42 @@ export function registerKeysCommands(program: Command): void {
     keys
       .command('roll <keyId>')
       .description('issue a replacement key; the old one works for the grace period')
-      .requiredOption('--merchant <id>', 'merchant id')
+      .option('--merchant <id>', MERCHANT_HELP)
       .option('--grace <seconds>', 'seconds the old key keeps working (0 to 604800)', wholeNumber, 86_400)
       .option('--json', 'print JSON'),
     'npx caisse keys roll key_01jd… --merchant mch_01jd… --grace 86400',
-  ).action(async (keyId: string, opts: { merchant: string; grace: number; json?: boolean }) => {
-    print(await admin('keys.roll', { merchantId: opts.merchant, keyId, graceSeconds: opts.grace }), opts.json === true);
+  ).action(async (keyId: string, opts: { merchant?: string; grace: number; json?: boolean }) => {
+    print(await admin('keys.roll', { merchantId: await merchantOf(opts.merchant), keyId, graceSeconds: opts.grace }), opts.json === true);
   });
   examples(
     keys
       .command('origins <keyId>')
       .description('replace the browser origins allowed to use an API key (no --origin: any origin)')
-      .requiredOption('--merchant <id>', 'merchant id')
+      .option('--merchant <id>', MERCHANT_HELP)
       .option('--origin <origin>', 'an allowed origin, e.g. https://shop.example (repeatable)', repeatable)
       .option('--json', 'print JSON'),
     'npx caisse keys origins key_01jd… --merchant mch_01jd… --origin https://shop.example --origin http://localhost:3000',
-  ).action(async (keyId: string, opts: { merchant: string; origin?: string[]; json?: boolean }) => {
-    print(await admin('keys.origins', { merchantId: opts.merchant, keyId, origins: opts.origin ?? [] }), opts.json === true);
+  ).action(async (keyId: string, opts: { merchant?: string; origin?: string[]; json?: boolean }) => {
+    print(await admin('keys.origins', { merchantId: await merchantOf(opts.merchant), keyId, origins: opts.origin ?? [] }), opts.json === true);
   });
   examples(
-    keys.command('revoke <keyId>').description('stop a key from working, now').requiredOption('--merchant <id>', 'merchant id').option('--json', 'print JSON'),
+    keys.command('revoke <keyId>').description('stop a key from working, now').option('--merchant <id>', MERCHANT_HELP).option('--json', 'print JSON'),
     'npx caisse keys revoke key_01jd… --merchant mch_01jd…',
-  ).action(async (keyId: string, opts: { merchant: string; json?: boolean }) => {
-    print(await admin('keys.revoke', { merchantId: opts.merchant, keyId }), opts.json === true);
+  ).action(async (keyId: string, opts: { merchant?: string; json?: boolean }) => {
+    print(await admin('keys.revoke', { merchantId: await merchantOf(opts.merchant), keyId }), opts.json === true);
   });
   examples(
     keys
       .command('list')
       .description("list a merchant's keys (their secrets are never shown again)")
-      .requiredOption('--merchant <id>', 'merchant id (npx caisse merchants list)')
+      .option('--merchant <id>', MERCHANT_HELP)
       .option('--json', 'print JSON'),
     'npx caisse keys list --merchant mch_01jd…',
-  ).action(async (opts: { merchant: string; json?: boolean }) => {
-    const list = await admin('keys.list', { merchantId: opts.merchant });
+  ).action(async (opts: { merchant?: string; json?: boolean }) => {
+    const merchantId = await merchantOf(opts.merchant);
+    const list = await admin('keys.list', { merchantId });
     if (opts.json === true) print(list, true);
-    else if (list.length === 0)
-      process.stdout.write(`merchant ${opts.merchant} has no keys (npx caisse keys create --merchant ${opts.merchant} --kind both)\n`);
+    else if (list.length === 0) process.stdout.write(`merchant ${merchantId} has no keys (npx caisse keys create --merchant ${merchantId} --kind both)\n`);
     else {
       for (const k of list) {
         const state = k.revokedAt ? 'revoked' : k.expiresAt ? `expires ${k.expiresAt}` : 'active';

@@ -15,8 +15,14 @@ export function registerMerchantsCommands(program: Command): void {
     merchants
       .command('create')
       .description('create a merchant with test keys and a dashboard login (shown once)')
-      .requiredOption('--name <name>', 'merchant name')
-      .option('--email <email>', 'dashboard login e-mail (default: derived from the name, @caisse.local)')
+      .requiredOption('--name <name>', 'merchant name', (v: string) => {
+        if (v.trim() === '') throw new InvalidArgumentError('a merchant has a name');
+        return v;
+      })
+      .option('--email <email>', 'dashboard login e-mail (default: derived from the name, @caisse.local)', (v: string) => {
+        if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(v)) throw new InvalidArgumentError('an e-mail address, e.g. owner@boutique.cm');
+        return v;
+      })
       .option('--language <language>', "default language of its customers' messages: fr or en", parseLanguage, 'fr')
       .option('--country <country>', `where it sells, selecting providers and currency: ${COUNTRY_CODES.join(', ')}`, parseCountry, DEFAULT_COUNTRY)
       .option('--json', 'print JSON'),

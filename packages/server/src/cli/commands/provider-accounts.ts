@@ -1,5 +1,5 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import { admin, examples, print, repeatable } from '../support.ts';
+import { admin, examples, print } from '../support.ts';
 
 /** A provider account's credentials: a JSON object from a file, or standard input; never an argument (it would stay in the shell's history). */
 async function readCredentials(file: string | undefined): Promise<unknown> {
@@ -54,7 +54,8 @@ export function registerProviderAccountsCommands(program: Command): void {
       .requiredOption('--connector <name>', 'the connector, by its registry name (npx caisse providers list)')
       .addOption(new Option('--mode <mode>', 'test or live').choices(['test', 'live']).makeOptionMandatory())
       .requiredOption('--countries <list>', 'the countries it serves, comma-separated (CM,CI)')
-      .option('--set <key=value>', 'a non-secret setting, by its camelCase name (baseUrl, targetEnvironment, …); repeatable', repeatable)
+      // Variadic and repeatable: `--set a=1 b=2` and `--set a=1 --set b=2` alike.
+      .option('--set <key=value...>', 'non-secret settings, by their camelCase names (baseUrl, targetEnvironment, …)')
       .option('--credentials-file <file.json>', 'the credentials as a JSON object (otherwise read from standard input)'),
     'npx caisse provider-accounts add --connector <name> --mode live --countries SN --set baseUrl=https://… --set callbackUrl=https://pay.example.com/callbacks/<name> --credentials-file account.json',
   ).action(async (opts: { connector: string; mode: 'test' | 'live'; countries: string; set?: string[]; credentialsFile?: string }) => {
@@ -99,6 +100,7 @@ export function registerProviderAccountsCommands(program: Command): void {
   ).action(async (id: string | undefined, opts: { mode?: 'test' | 'live'; json?: boolean }) => {
     const results = await admin('providerAccounts.check', { ...(id === undefined ? {} : { id }), ...(opts.mode === undefined ? {} : { mode: opts.mode }) });
     if (opts.json === true) print(results, true);
+    else if (results.length === 0) process.stdout.write(`no active${opts.mode === undefined ? '' : ` ${opts.mode}`} provider account to check\n`);
     else for (const r of results) process.stdout.write(`${r.ok ? 'OK  ' : 'FAIL'} ${r.id} (${r.connector}, ${r.mode}): ${r.detail}\n`);
     if (results.some((r) => !r.ok)) process.exitCode = 1;
   });
