@@ -39,7 +39,7 @@ describe('cached pages', () => {
     await page.getByRole('button', { name: 'Refund', exact: true }).click();
     await expect.poll(() => page.getByRole('alert').first().textContent()).toContain('no decimals');
     expect(await page.getByRole('button', { name: /^Refund .* now$/ }).count()).toBe(0);
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe('refund-amount');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('refund-amount');
     await page.getByLabel('Amount to refund (XAF)').fill('1000');
     await page.getByRole('button', { name: 'Refund', exact: true }).click();
     await page.getByRole('button', { name: /^Refund .*1,000 now$/ }).click();

@@ -230,7 +230,7 @@ describe('the hosted checkout page', () => {
     expect(await news.getAttribute('role')).toBe('status');
     expect(await news.textContent()).toBe(`Waiting for your approval on ${DECLINING_NUMBER}…`);
     expect(await page.locator('main').textContent()).toMatch(/MTN MoMo asked \+237650000105 for FCFA.6,500/);
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Approve on your phone');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Approve on your phone');
     await accessible('checkout-15-topup-pending');
     release();
     // Waits for the held answers to go through before the handler is removed.
@@ -300,7 +300,7 @@ describe('the hosted checkout page', () => {
 
     await page.getByRole('heading', { name: 'Reset your password' }).waitFor();
     // Focus follows the step; the number typed at sign-in is there already; still step 1 of 3.
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Reset your password');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Reset your password');
     expect(await page.getByLabel(/Phone number/).inputValue()).toBe('+237650004444');
     expect(await page.locator('.steps [aria-current="step"]').textContent()).toBe('Sign in');
     await accessible('checkout-10-forgot-password');
@@ -357,7 +357,8 @@ describe('the hosted checkout page', () => {
     await page.getByRole('heading', { name: 'Reset your password' }).waitFor();
     await page.getByRole('button', { name: 'Back to sign in' }).click();
     await page.getByRole('heading', { name: 'Sign in to pay' }).waitFor();
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Sign in to pay');
+    // Focus moves to the heading once the step has rendered.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent)).toBe('Sign in to pay');
     expect(await page.getByLabel(/Phone number/).inputValue()).toBe('+237650009999');
     expect(await page.getByLabel('Password').inputValue()).toBe('');
   });

@@ -163,7 +163,7 @@ describe('balance and payouts in the dashboard', () => {
     expect(await alert.textContent()).not.toContain('The available balance is');
     expect(await alert.textContent()).toContain('balance_insufficient');
     // The focus moved from the button to the refusal (issue 58).
-    expect(await page.evaluate(() => document.activeElement?.getAttribute('role'))).toBe('alert');
+    await expect.poll(() => page.evaluate(() => document.activeElement?.getAttribute('role'))).toBe('alert');
     await accessible('m04-payout-refused');
 
     // A number the sandbox refuses: FAILED with the provider's reason, the money back.
